@@ -1,0 +1,31 @@
+"""Pipeline settings, validated once so that a bad setting fails before any judge call."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+
+class PipelineConfig(BaseModel):
+    """Knobs of the RT4CHART backward program (method.md §1)."""
+
+    decomposition: Literal["llm", "sentence", "holistic"] = "llm"
+    window_size: int = Field(25, ge=1, description="W: sentences per local window")
+    window_overlap: int = Field(10, ge=0, description="O: sentences shared by consecutive windows")
+    global_verification: bool = True
+    sub_sentence_spans: bool = Field(
+        True, description="ask the judge for the unsupported phrase of unfaithful claims"
+    )
+    max_context_chars: int = Field(
+        2_000_000, description="contexts longer than this are rejected rather than silently cut"
+    )
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> "PipelineConfig":
+        if self.window_overlap >= self.window_size:
+            raise ValueError(
+                f"window_overlap ({self.window_overlap}) must be smaller than window_size "
+                f"({self.window_size}); otherwise windows never advance"
+            )
+        return self

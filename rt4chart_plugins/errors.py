@@ -1,0 +1,28 @@
+"""Errors a caller can act on. Each message says what to do next."""
+
+
+class Rt4chartError(Exception):
+    """Base class: everything this package raises on purpose."""
+
+
+class InvalidInput(Rt4chartError, ValueError):
+    """The (context, question, answer) given cannot be verified as it stands."""
+
+
+class JudgeError(Rt4chartError):
+    """The judge could not produce a usable answer (after retries)."""
+
+
+class ModelNotAvailable(Rt4chartError):
+    """A local model file is missing or corrupt; the message names the command that fixes it."""
+
+
+class MissingExtra(Rt4chartError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+    def __init__(self, package: str, extra: str):
+        super().__init__(
+            f"{package} is not installed. Install it with: pip install \"rt4chart-plugins[{extra}]\""
+        )
+        self.package = package
+        self.extra = extra

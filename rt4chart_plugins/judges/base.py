@@ -1,0 +1,96 @@
+"""The one protocol every judge implements, and the requests the pipeline sends it.
+
+The pipeline speaks in RT4CHART terms (decompose these sentences; judge these claims against these
+context sentences), not in prompts, so that each backend can answer in the cheapest way it has:
+an API judge puts every claim of a window into one structured request, the embedded judge reads
+the window once into its KV cache and reads each claim's label off the logits.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..types import Claim, Cost, Judgement, Label, Sentence
+
+VerifyMode = Literal["local", "global_search", "global_hint"]
+
+
+class VerifyRequest(BaseModel):
+    """Judge ``claims`` against ``sentences`` (a window, or the whole context).
+
+    ``global_search``: the claim was NIC in every window; search all of ``sentences`` with no hint.
+    ``global_hint``: ``hints[claim_id]`` holds the local label and the deciding window's sentence
+    ids; the judge checks whether the surrounding text changes that verdict.
+    """
+
+    mode: VerifyMode
+    sentences: list[Sentence]
+    claims: list[Claim]
+    question: str | None = None
+    hints: dict[int, tuple[Label, list[int]]] = Field(default_factory=dict)
+    want_phrase: bool = False
+
+
+class VerifyResult(BaseModel):
+    """Judgements that could be obtained, and for the others why not (never silently dropped)."""
+
+    judgements: list[Judgement] = Field(default_factory=list)
+    unjudged: dict[int, str] = Field(default_factory=dict)
+
+
+class DecomposeResult(BaseModel):
+    """Claims per answer sentence id (``-1`` for a holistic claim that maps to no sentence)."""
+
+    claims: list[tuple[int, str]] = Field(default_factory=list)
+    failed: dict[int, str] = Field(default_factory=dict)  # sentence id → error
+
+
+class Judge(ABC):
+    """An LLM that decomposes answers and labels claims. Implementations must be safe to share
+    between concurrent verifications (they serialize or bound their own calls)."""
+
+    #: identifies the model in reports and in the cache key
+    name: str = "judge"
+
+    @abstractmethod
+    async def decompose(
+        self, sentences: list[Sentence], *, holistic: bool, cost: Cost
+    ) -> DecomposeResult:
+        """Split answer sentences into atomic, self-contained claims; sees the answer only."""
+
+    @abstractmethod
+    async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
+        """Label every claim of the request ENT / CON / NIC with evidence sentence ids."""
+
+    def context_budget(self) -> int:
+        """How many tokens of context sentences one request may carry."""
+        return 6000
+
+    def count_tokens(self, text: str) -> int:
+        """A cheap estimate; local judges override with their tokenizer."""
+        return max(1, len(text) // 4)
+
+    async def aclose(self) -> None:  # pragma: no cover - default: nothing to release
+        return None
+
+
+def label_from_text(value: object) -> Label | None:
+    """Map the many spellings judges use onto the three labels; None when unrecognizable."""
+    if isinstance(value, Label):
+        return value
+    if not isinstance(value, str):
+        return None
+    key = value.strip().upper().replace("-", "_").replace(" ", "_")
+    aliases = {
+        "ENT": Label.ENT, "ENTAILED": Label.ENT, "ENTAILMENT": Label.ENT, "SUPPORTED": Label.ENT,
+        "YES": Label.ENT, "TRUE": Label.ENT,
+        "CON": Label.CON, "CONTRADICTED": Label.CON, "CONTRADICTION": Label.CON,
+        "REFUTED": Label.CON, "NO": Label.CON, "FALSE": Label.CON,
+        "NIC": Label.NIC, "NOT_IN_CONTEXT": Label.NIC, "BASELESS": Label.NIC, "NEUTRAL": Label.NIC,
+        "NOT_FOUND": Label.NIC, "NOT_MENTIONED": Label.NIC, "UNKNOWN": Label.NIC,
+        "NOT_ENOUGH_INFO": Label.NIC, "UNVERIFIABLE": Label.NIC,
+    }
+    return aliases.get(key)

@@ -1,0 +1,204 @@
+"""Judges that answer structured JSON over a chat API (OpenAI-compatible endpoints, framework LLMs).
+
+All the care that small judges need lives here, once, whatever the transport: the persistent
+cache, bounded concurrency, retries with backoff on transient failures, and *salvage* of partially
+valid output: every verdict that parses is kept, the claims left without one are retried once and
+then reported as unjudged, never turned into NaN. A subclass only says how to send one request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from abc import abstractmethod
+from dataclasses import dataclass
+
+from json_repair import repair_json
+from pydantic import ValidationError
+
+from ..errors import JudgeError
+from ..types import Claim, Cost, Judgement, Sentence
+from . import prompts
+from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult, label_from_text
+from .cache import JudgeCache, cache_from_setting, cache_key
+
+
+@dataclass
+class ChatReply:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def parse_json_loose(text: str) -> object | None:
+    """Parse a judge's JSON, repairing fences, trailing prose and truncation where possible."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError):
+        pass
+    try:
+        repaired = repair_json(text or "", return_objects=True)
+    except Exception:  # json_repair is best-effort; anything it cannot handle is unparseable
+        return None
+    return repaired if repaired not in ("", None) else None
+
+
+class ChatJudge(Judge):
+    """Base class: subclasses implement :meth:`_complete` (one request, no retries)."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        cache: JudgeCache | str | bool | None = True,
+        concurrency: int = 4,
+        max_retries: int = 4,
+        backoff: float = 1.0,
+        context_tokens: int = 6000,
+    ):
+        self.name = name
+        self.cache = cache_from_setting(cache)
+        self.concurrency = concurrency
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self._context_tokens = context_tokens
+        self._semaphores: dict[int, asyncio.Semaphore] = {}
+
+    # ---- transport -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        """Send one request; raise on failure (``_is_transient`` decides whether to retry)."""
+
+    def _is_transient(self, exc: BaseException) -> bool:
+        return isinstance(exc, (asyncio.TimeoutError, TimeoutError, ConnectionError))
+
+    def context_budget(self) -> int:
+        return self._context_tokens
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        # one semaphore per event loop: frameworks run us on loops of their own
+        loop_id = id(asyncio.get_running_loop())
+        if loop_id not in self._semaphores:
+            self._semaphores[loop_id] = asyncio.Semaphore(self.concurrency)
+        return self._semaphores[loop_id]
+
+    async def _ask(self, system: str, user: str, schema: dict, schema_name: str, cost: Cost) -> object | None:
+        """One cached, retried request; returns parsed JSON or None when unparseable."""
+        key = cache_key(self.name, system, user, schema)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                cost.cache_hits += 1
+                return hit
+        attempt = 0
+        while True:
+            try:
+                async with self._semaphore():
+                    reply = await self._complete(system, user, schema, schema_name)
+                break
+            except Exception as exc:  # noqa: BLE001 - classified below
+                attempt += 1
+                if not self._is_transient(exc) or attempt > self.max_retries:
+                    raise JudgeError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
+                delay = self.backoff * (2 ** (attempt - 1)) * (0.5 + random.random())
+                await asyncio.sleep(delay)
+        cost.judge_calls += 1
+        cost.prompt_tokens += reply.prompt_tokens
+        cost.completion_tokens += reply.completion_tokens
+        parsed = parse_json_loose(reply.text)
+        if parsed is not None and self.cache is not None:
+            self.cache.put(key, parsed)
+        return parsed
+
+    # ---- decomposition ---------------------------------------------------------------------
+
+    async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
+        system = prompts.DECOMPOSE_HOLISTIC_SYSTEM if holistic else prompts.DECOMPOSE_SYSTEM
+        result = DecomposeResult()
+        try:
+            data = await self._ask(system, prompts.decompose_user(sentences), prompts.DECOMPOSE_SCHEMA, "claims", cost)
+        except JudgeError as exc:
+            result.failed = {s.id: str(exc) for s in sentences}
+            return result
+        items = data.get("claims") if isinstance(data, dict) else data if isinstance(data, list) else None
+        if not isinstance(items, list):
+            result.failed = {s.id: "decomposer returned no claim list" for s in sentences}
+            return result
+        valid_ids = {s.id for s in sentences}
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            text = item.get("text")
+            sid = item.get("sentence", -1)
+            if not isinstance(text, str) or not text.strip():
+                continue
+            if not isinstance(sid, int) or sid not in valid_ids:
+                sid = -1 if holistic else _nearest_sentence(text, sentences)
+            result.claims.append((sid, text.strip()))
+        return result
+
+    # ---- verification ----------------------------------------------------------------------
+
+    async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
+        result = VerifyResult()
+        pending = list(request.claims)
+        for _round in range(2):  # the claims a reply left out are asked again, once
+            if not pending:
+                break
+            user = prompts.verify_user(request.mode, request.sentences, pending, request.question, request.hints)
+            try:
+                data = await self._ask(prompts.VERIFY_SYSTEM, user, prompts.VERIFY_SCHEMA, "verdicts", cost)
+            except JudgeError as exc:
+                for c in pending:
+                    result.unjudged[c.id] = str(exc)
+                return result
+            got = _salvage_verdicts(data, pending)
+            result.judgements.extend(got)
+            done = {j.claim_id for j in got}
+            pending = [c for c in pending if c.id not in done]
+        for c in pending:
+            result.unjudged[c.id] = "the judge returned no valid verdict for this claim"
+        return result
+
+
+def _salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:
+    """Keep every verdict that validates; ignore the rest (their claims get asked again)."""
+    items = data.get("verdicts") if isinstance(data, dict) else data if isinstance(data, list) else None
+    if not isinstance(items, list):
+        return []
+    wanted = {c.id for c in claims}
+    single = len(claims) == 1
+    out: dict[int, Judgement] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        cid = item.get("claim")
+        if single and cid not in wanted:
+            cid = claims[0].id  # a lone verdict for a lone claim, whatever number it carries
+        label = label_from_text(item.get("label"))
+        if cid not in wanted or label is None or cid in out:
+            continue
+        evidence = item.get("evidence") or []
+        if not isinstance(evidence, list):
+            evidence = [evidence]
+        try:
+            out[cid] = Judgement(
+                claim_id=cid,
+                label=label,
+                evidence=[int(e) for e in evidence if isinstance(e, (int, str)) and str(e).strip().lstrip("-").isdigit()],
+                phrase=item.get("phrase") if isinstance(item.get("phrase"), str) else None,
+                reason=item.get("reason") if isinstance(item.get("reason"), str) else None,
+                quote=item.get("quote") if isinstance(item.get("quote"), str) else None,
+            )
+        except (ValidationError, ValueError):
+            continue
+    return list(out.values())
+
+
+def _nearest_sentence(text: str, sentences: list[Sentence]) -> int:
+    """The answer sentence sharing most words with a claim (a decomposer that lost the id)."""
+    words = set(text.lower().split())
+    best = max(sentences, key=lambda s: len(words & set(s.text.lower().split())), default=None)
+    return best.id if best else -1

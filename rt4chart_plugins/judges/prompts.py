@@ -1,0 +1,158 @@
+"""Every prompt in one place, so that tuning them is one diff and their wording can be audited.
+
+Two families: *chat* prompts for judges that answer structured JSON (API models, framework LLMs),
+which judge all claims of a window in one request; and *readout* prompts for the embedded judge,
+laid out so that everything shared (instructions, context) comes first and is read once into the
+KV cache, and the verdict is a single word read off the logits.
+"""
+
+from __future__ import annotations
+
+from ..types import Claim, Label, Sentence
+
+LABEL_RULES = """Labels:
+- ENT: the context states the claim, or it follows directly from what the context states.
+- CON: the context states something that conflicts with the claim (a different number, date, name, place, negation, or a certain statement where the context is hedged).
+- NIC: the context does not say; the claim may be true in the world but is not in the context.
+Judge against the context only, never against what you know."""
+
+DECOMPOSE_SYSTEM = """You split an answer into atomic claims for fact-checking.
+For each numbered sentence, write the claims it makes, each one short, self-contained and checkable on its own:
+replace pronouns and vague references with the names they refer to (earlier sentences may tell you),
+and keep negations, numbers, dates, quantities, conditions and hedges (may, about, only) exactly.
+A sentence that makes no factual claim (a greeting, a refusal such as "I cannot answer", a remark about the question) has no claims.
+Do not add information that the sentence does not state."""
+
+DECOMPOSE_HOLISTIC_SYSTEM = """You split an answer into atomic claims for fact-checking.
+Read the whole answer and list every factual claim it makes, each one short, self-contained and
+checkable on its own (no pronouns; negations, numbers, dates and hedges kept exactly). For each claim
+give the number of the sentence it mainly comes from, or -1 if it comes from several.
+Refusals and remarks about the question are not claims."""
+
+
+def decompose_user(sentences: list[Sentence]) -> str:
+    lines = "\n".join(f"[{s.id}] {s.text}" for s in sentences)
+    return f"Answer sentences:\n{lines}\n\nReturn the claims as JSON."
+
+
+DECOMPOSE_SCHEMA: dict = {
+    "type": "object",
+    "properties": {
+        "claims": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"sentence": {"type": "integer"}, "text": {"type": "string"}},
+                "required": ["sentence", "text"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["claims"],
+    "additionalProperties": False,
+}
+
+VERIFY_SYSTEM = f"""You verify claims against a retrieved context, sentence by sentence.
+{LABEL_RULES}
+For each claim return: its number, the label, the numbers of the context sentences that support (ENT)
+or refute (CON) it (none for NIC), the exact words of the claim that are unsupported or contradicted
+(null for ENT), and a one-sentence reason."""
+
+_MODE_NOTE = {
+    "local": "The context below is one excerpt of a longer document. If this excerpt does not settle a claim, label it NIC.",
+    "global_search": "No single excerpt of the document settled these claims. Search the whole context below: the evidence may be spread over several sentences. Label NIC only if the whole context does not say.",
+    "global_hint": "Each claim comes with a provisional verdict and the sentences where it was found. Re-read the whole context below: keep the verdict only if the surrounding text does not change it, and cite the evidence again from the context itself.",
+}
+
+
+def context_block(sentences: list[Sentence]) -> str:
+    return "\n".join(f"[{s.id}] {s.text}" for s in sentences)
+
+
+def verify_user(
+    mode: str,
+    sentences: list[Sentence],
+    claims: list[Claim],
+    question: str | None,
+    hints: dict[int, tuple[Label, list[int]]],
+) -> str:
+    parts = [_MODE_NOTE[mode], "", "Context:", context_block(sentences), ""]
+    if question:
+        parts += [f"Question the answer responds to: {question}", ""]
+    parts.append("Claims:")
+    for c in claims:
+        line = f"({c.id}) {c.text}"
+        if c.id in hints:
+            label, ids = hints[c.id]
+            span = f"{ids[0]}-{ids[-1]}" if ids else "none"
+            line += f"   [provisional: {label.value}, found near sentences {span}]"
+        parts.append(line)
+    parts += ["", "Return one verdict per claim as JSON."]
+    return "\n".join(parts)
+
+
+VERIFY_SCHEMA: dict = {
+    "type": "object",
+    "properties": {
+        "verdicts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "claim": {"type": "integer"},
+                    "label": {"type": "string", "enum": ["ENT", "CON", "NIC"]},
+                    "evidence": {"type": "array", "items": {"type": "integer"}},
+                    "phrase": {"type": ["string", "null"]},
+                    "reason": {"type": "string"},
+                },
+                "required": ["claim", "label", "evidence", "phrase", "reason"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["verdicts"],
+    "additionalProperties": False,
+}
+
+# --- readout prompts for the embedded judge ---------------------------------------------------
+
+READOUT_SYSTEM = "You are a careful fact checker. Use only the document, not your own knowledge."
+
+#: yes/no answers are read off the logits (a 1.5B model answers binary questions far more
+#: reliably than a three-way one: measured on the policy example and RAGTruth train rows)
+READOUT_YES = ("Yes", "yes", "YES")
+READOUT_NO = ("No", "no", "NO")
+
+
+def readout_context(sentences: list[Sentence], question: str | None, note: str) -> str:
+    """The shared prefix of the user turn: everything before the claim."""
+    q = f"\nThe document was retrieved to answer: {question}\n" if question else ""
+    return f"{note}\nDocument:\n{context_block(sentences)}\n{q}\n"
+
+
+READOUT_NOTES = {
+    "local": "The document may be an excerpt of a longer one.",
+    "global_search": "Search the whole document; the evidence may be spread over several sentences.",
+    "global_hint": "Read the whole document; the statement was provisionally judged near the sentences named below.",
+}
+
+
+def readout_support(claim: str, hint: str | None) -> str:
+    h = f"\n{hint}" if hint else ""
+    return f"Statement: {claim}{h}\n\nBased only on the document, is the statement true? Answer Yes or No."
+
+
+def readout_pair(sentence: str, claim: str) -> str:
+    """Asked of a claim the document does not support, against its closest sentence."""
+    return (f"Sentence: {sentence}\nStatement: {claim}\n\n"
+            "Can the sentence and the statement both be true at the same time? Answer Yes or No.")
+
+
+READOUT_EVIDENCE = "Which numbered document sentences show this? Answer with their numbers only, separated by commas."
+READOUT_PHRASE = "Which words of the claim are not backed by the document? Quote them exactly, nothing else."
+
+READOUT_DECOMPOSE = (
+    "Split the sentence into short, self-contained factual claims, one per line starting with '- '. "
+    "Replace pronouns by what they refer to (the previous sentences tell you). Keep numbers, dates, "
+    "negations and hedges exactly. Do not repeat a claim. If the sentence states no fact, write '- none'."
+)

@@ -1,0 +1,50 @@
+"""Stages 5–6: the answer-level AND-join, the score, and localization of unfaithful spans."""
+
+from __future__ import annotations
+
+from ..types import AnswerState, ClaimVerdict, Label, Span
+
+
+def and_join(labels: list[Label]) -> Label:
+    """CON if any claim is contradicted, else NIC if any is baseless, else ENT."""
+    if Label.CON in labels:
+        return Label.CON
+    if Label.NIC in labels:
+        return Label.NIC
+    return Label.ENT
+
+
+def answer_verdict(claims: list[ClaimVerdict]) -> tuple[Label | None, bool, float, AnswerState]:
+    """(label, hallucinated, score, state). Never NaN: no claims → score 1.0, state no_claims."""
+    if not claims:
+        return None, False, 1.0, "no_claims"
+    judged = [c.label for c in claims if c.judged and c.label is not None]
+    if not judged:
+        return None, False, 0.0, "failed"
+    label = and_join(judged)
+    score = sum(1 for lab in judged if lab == Label.ENT) / len(judged)
+    state: AnswerState = "verified" if len(judged) == len(claims) else "partial"
+    return label, label != Label.ENT, score, state
+
+
+def merge_spans(answer: str, spans: list[Span]) -> list[Span]:
+    """The union of unfaithful spans, as disjoint sorted ranges of the answer."""
+    merged: list[list[int]] = []
+    for s in sorted(spans, key=lambda s: (s.start, s.end)):
+        if merged and s.start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], s.end)
+        else:
+            merged.append([s.start, s.end])
+    return [Span(start=a, end=b, text=answer[a:b]) for a, b in merged]
+
+
+def unfaithful_spans(answer: str, claims: list[ClaimVerdict], *, sub_sentence: bool = False) -> list[Span]:
+    """Sentence spans of unfaithful claims (the paper's localization), or their named phrases
+    where the judge gave one (finer, better span precision)."""
+    spans: list[Span] = []
+    for c in claims:
+        if c.label in (Label.CON, Label.NIC):
+            span = c.phrase_span if sub_sentence and c.phrase_span else c.answer_span
+            if span is not None:
+                spans.append(span)
+    return merge_spans(answer, spans)

@@ -1,0 +1,56 @@
+"""Stage 2: answer sentences → atomic claims, each keeping the id of its answer sentence.
+
+The decomposer sees the answer only, never the context (method.md §1.2). A sentence the judge
+failed on, or left without claims although it is not a refusal, is kept whole as one claim: a
+sentence is never dropped silently, since a dropped sentence is an unchecked hallucination.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..judges.base import Judge
+from ..types import Claim, Cost, Sentence
+
+#: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).
+REFUSAL = re.compile(
+    r"\b(unable to (answer|determine|provide)|(cannot|can't|can not) (answer|determine|be answered)"
+    r"|(do|does|did) not (provide|contain|mention|include|specify|give) (any |enough |sufficient |specific )?"
+    r"(information|details|answer)|there is no (information|mention)|not (possible|enough information) to (answer|determine)"
+    r"|no (relevant )?information (is |was )?(provided|available|given))\b",
+    re.IGNORECASE,
+)
+
+
+def is_refusal(sentence: str) -> bool:
+    return bool(REFUSAL.search(sentence)) and len(sentence.split()) <= 30
+
+
+async def decompose(
+    sentences: list[Sentence], mode: str, judge: Judge | None, cost: Cost, notes: list[str]
+) -> list[Claim]:
+    checkable = [s for s in sentences if not is_refusal(s.text)]
+    skipped = len(sentences) - len(checkable)
+    if skipped:
+        notes.append(f"{skipped} answer sentence(s) are refusals or remarks and carry no claim")
+    if not checkable:
+        return []
+    if mode == "sentence" or judge is None:
+        pairs = [(s.id, s.text) for s in checkable]
+    else:
+        result = await judge.decompose(checkable, holistic=(mode == "holistic"), cost=cost)
+        pairs = list(result.claims)
+        if mode != "holistic":
+            covered = {sid for sid, _ in pairs}
+            for s in checkable:
+                if s.id in result.failed:
+                    notes.append(f"decomposition failed for answer sentence {s.id} ({result.failed[s.id]}); kept whole")
+                    pairs.append((s.id, s.text))
+                elif s.id not in covered:
+                    notes.append(f"the decomposer gave no claim for answer sentence {s.id}; kept whole")
+                    pairs.append((s.id, s.text))
+            pairs.sort(key=lambda p: p[0])
+        elif not pairs:
+            notes.append("holistic decomposition returned no claim; fell back to one claim per sentence")
+            pairs = [(s.id, s.text) for s in checkable]
+    return [Claim(id=i, text=text, sentence_id=sid) for i, (sid, text) in enumerate(pairs)]

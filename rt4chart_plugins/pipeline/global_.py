@@ -1,0 +1,92 @@
+"""Stage 4: global verification, with a prompt adapted to each claim's local label.
+
+Locally NIC → search the whole context with no hint (the evidence may be spread over windows).
+Locally ENT/CON → the deciding window is passed as a location hint and the judge checks whether the
+surrounding text changes the verdict. The final evidence is re-extracted from C by the judge; the
+local evidence is only a hint. When C is one window the pass would repeat the local one: skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..judges.base import Judge, VerifyRequest
+from ..types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
+from .evidence import check_evidence
+
+
+def _span_that_fits(context: list[Sentence], window: Window, judge: Judge) -> list[Sentence]:
+    """The deciding window grown on both sides while it fits the judge (for contexts too long
+    to be read whole): the 'surrounding text' of the global check, as much as the judge can take."""
+    budget = judge.context_budget()
+    cost = [judge.count_tokens(s.text) + 4 for s in context]
+    lo, hi = window.first, window.last
+    used = sum(cost[lo : hi + 1])
+    grew = True
+    while grew:
+        grew = False
+        if lo > 0 and used + cost[lo - 1] <= budget:
+            lo -= 1
+            used += cost[lo]
+            grew = True
+        if hi < len(context) - 1 and used + cost[hi + 1] <= budget:
+            hi += 1
+            used += cost[hi]
+            grew = True
+    return context[lo : hi + 1]
+
+
+async def verify_global(
+    claims: list[Claim],
+    local: dict[int, LocalVerdict],
+    context: list[Sentence],
+    windows: list[Window],
+    judge: Judge,
+    question: str | None,
+    want_phrase: bool,
+    cost: Cost,
+    corrections: list[Correction],
+    notes: list[str],
+) -> dict[int, Judgement]:
+    """Global judgements (evidence already checked) for the claims the pass could judge."""
+    judged = [c for c in claims if c.id in local]
+    if not judged:
+        return {}
+    budget = judge.context_budget()
+    whole_fits = sum(judge.count_tokens(s.text) + 4 for s in context) <= budget
+
+    requests: list[VerifyRequest] = []
+    searching = [c for c in judged if local[c.id].label == Label.NIC]
+    hinted = [c for c in judged if local[c.id].label != Label.NIC]
+    if whole_fits:
+        if searching:
+            requests.append(VerifyRequest(mode="global_search", sentences=context, claims=searching,
+                                          question=question, want_phrase=want_phrase))
+        if hinted:
+            hints = {c.id: (local[c.id].label, list(windows[local[c.id].window].ids)) for c in hinted}
+            requests.append(VerifyRequest(mode="global_hint", sentences=context, claims=hinted,
+                                          question=question, hints=hints, want_phrase=want_phrase))
+    else:
+        if searching:
+            notes.append(
+                f"{len(searching)} locally-NIC claim(s) kept their local verdict: the context is too "
+                "long for the judge to search it whole"
+            )
+        by_window: dict[int, list[Claim]] = {}
+        for c in hinted:
+            by_window.setdefault(local[c.id].window, []).append(c)  # type: ignore[arg-type]
+        for w_index, group in by_window.items():
+            window = windows[w_index]
+            hints = {c.id: (local[c.id].label, list(window.ids)) for c in group}
+            requests.append(VerifyRequest(mode="global_hint", sentences=_span_that_fits(context, window, judge),
+                                          claims=group, question=question, hints=hints, want_phrase=want_phrase))
+
+    results = await asyncio.gather(*(judge.verify(r, cost=cost) for r in requests))
+    out: dict[int, Judgement] = {}
+    for request, result in zip(requests, results):
+        shown = {s.id for s in request.sentences}
+        for j in result.judgements:
+            out[j.claim_id] = j.model_copy(update={"evidence": check_evidence(j, shown, context, corrections)})
+        for cid, err in result.unjudged.items():
+            notes.append(f"global verification failed for claim {cid} ({err}); its local verdict stands")
+    return out

@@ -1,0 +1,121 @@
+"""Stage 3: local verification. Every claim against every overlapping window, then the OR-join.
+
+Windows of W sentences advance by W−O. When a window would not fit the judge's context budget it
+is shrunk (W and O scaled down together) rather than truncated, so no sentence goes unread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..judges.base import Judge, VerifyRequest
+from ..types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
+from .evidence import check_evidence
+
+
+def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:
+    """Overlapping windows covering sentences 0..n-1; the last one ends at the last sentence."""
+    if size < 1:
+        raise ValueError("window size must be at least 1")
+    if not 0 <= overlap < size:
+        raise ValueError(f"overlap must satisfy 0 <= overlap < size (got {overlap} >= {size})")
+    if n_sentences <= 0:
+        return []
+    stride = size - overlap
+    windows: list[Window] = []
+    first = 0
+    while True:
+        last = min(first + size, n_sentences) - 1
+        windows.append(Window(index=len(windows), first=first, last=last))
+        if last >= n_sentences - 1:
+            return windows
+        first += stride
+
+
+def fit_windows(context: list[Sentence], size: int, overlap: int, judge: Judge) -> tuple[list[Window], str | None]:
+    """Windows that each fit the judge's budget; a note when they had to be shrunk."""
+    budget = judge.context_budget()
+    cost = [judge.count_tokens(s.text) + 4 for s in context]  # +4: the "[id] " prefix and newline
+    w, o = size, overlap
+    while True:
+        windows = make_windows(len(context), w, o)
+        if w == 1 or all(sum(cost[i] for i in win.ids) <= budget for win in windows):
+            break
+        w = max(1, w // 2)
+        o = min(o // 2, w - 1)
+    note = None
+    if w != size:
+        note = f"windows shrunk from W={size}, O={overlap} to W={w}, O={o} to fit the judge's context ({budget} tokens)"
+    return windows, note
+
+
+def or_join(labels: list[Label]) -> Label:
+    """CON if any window contradicts, else ENT if any supports, else NIC."""
+    if Label.CON in labels:
+        return Label.CON
+    if Label.ENT in labels:
+        return Label.ENT
+    return Label.NIC
+
+
+async def verify_local(
+    claims: list[Claim],
+    context: list[Sentence],
+    windows: list[Window],
+    judge: Judge,
+    question: str | None,
+    cost: Cost,
+    corrections: list[Correction],
+) -> tuple[dict[int, LocalVerdict], dict[int, Judgement], dict[int, str]]:
+    """OR-joined local verdicts, the deciding judgement per claim, and claims no window judged."""
+
+    async def one(window: Window):
+        request = VerifyRequest(
+            mode="local",
+            sentences=[context[i] for i in window.ids],
+            claims=claims,
+            question=question,
+        )
+        return window, await judge.verify(request, cost=cost)
+
+    per_window = await asyncio.gather(*(one(w) for w in windows))
+    by_claim: dict[int, list[tuple[Window, Judgement]]] = {c.id: [] for c in claims}
+    errors: dict[int, str] = {}
+    for window, result in per_window:
+        for j in result.judgements:
+            if j.claim_id in by_claim:
+                by_claim[j.claim_id].append((window, j))
+        for cid, err in result.unjudged.items():
+            errors.setdefault(cid, err)
+
+    verdicts: dict[int, LocalVerdict] = {}
+    deciding: dict[int, Judgement] = {}
+    unjudged: dict[int, str] = {}
+    for claim in claims:
+        seen = sorted(by_claim[claim.id], key=lambda wj: wj[0].index)
+        if not seen:
+            unjudged[claim.id] = errors.get(claim.id, "no window could be judged")
+            continue
+        label = or_join([j.label for _, j in seen])
+        window, judgement = _decider(seen, label)
+        shown = set(window.ids) if window else set()
+        evidence = check_evidence(judgement, shown, context, corrections) if label != Label.NIC else []
+        verdicts[claim.id] = LocalVerdict(
+            label=label,
+            window=window.index if label != Label.NIC else None,
+            evidence=evidence,
+            window_labels=[j.label for _, j in seen],
+        )
+        deciding[claim.id] = judgement.model_copy(update={"evidence": evidence})
+    return verdicts, deciding, unjudged
+
+
+def _decider(seen: list[tuple[Window, Judgement]], label: Label) -> tuple[Window, Judgement]:
+    """The window that decided the OR-join: the most confident one carrying the joined label."""
+    matching = [(w, j) for w, j in seen if j.label == label]
+
+    def confidence(wj: tuple[Window, Judgement]) -> float:
+        probs = wj[1].probs
+        return probs.get(label, 0.0) if probs else 0.0
+
+    return max(matching, key=confidence)

@@ -1,0 +1,218 @@
+"""Stage 1: segmentation with exact character offsets.
+
+Context sentences are the unit of evidence, so each keeps the passage it came from and its offsets
+in that passage; answer sentences are how verdicts map back to answer spans. Splitting is done by
+sentencex (fast, rule-based, no download; chosen over pysbd, syntok and blingfire, see
+docs/design.md), and every returned sentence is re-anchored in the source with a moving cursor, so
+a sentence that occurs twice maps to its own occurrence, never to the first.
+
+Structured contexts (a JSON object serialized as text, as in RAGTruth's Data2txt) are split into
+one unit per field, rendered ``path.to.field: value`` for the judge while the offsets point at the
+``"field": value`` member in the original text, so that evidence points at the real field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from json.decoder import scanstring
+
+from sentencex import segment as _sentencex_segment
+
+from ..types import Sentence
+
+_WORDY = re.compile(r"\w", re.UNICODE)
+#: A JSON string value longer than this is split into sentences (reviews, descriptions).
+LONG_FIELD_CHARS = 200
+
+
+def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``, whitespace trimmed, empty pieces dropped."""
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    for piece in _sentencex_segment(language, text):
+        stripped = piece.strip()
+        if not stripped:
+            continue
+        at = text.find(stripped, cursor)
+        if at < 0:  # the splitter altered the text; fall back to a whitespace-tolerant search
+            at = _find_loose(text, stripped, cursor)
+            if at is None:
+                continue
+            start, end = at
+        else:
+            start, end = at, at + len(stripped)
+        spans.append((start, end))
+        cursor = end
+    return spans
+
+
+def _find_loose(text: str, piece: str, cursor: int) -> tuple[int, int] | None:
+    pattern = r"\s+".join(re.escape(tok) for tok in piece.split())
+    m = re.compile(pattern).search(text, cursor)
+    return (m.start(), m.end()) if m else None
+
+
+def segment_answer(answer: str) -> list[Sentence]:
+    """Answer sentences with offsets into the answer; pieces with no word character are dropped."""
+    out: list[Sentence] = []
+    for start, end in split_sentences(answer):
+        text = answer[start:end]
+        if _WORDY.search(text):
+            out.append(Sentence(id=len(out), text=text, start=start, end=end))
+    return out
+
+
+def segment_context(context: str | list[str]) -> list[Sentence]:
+    """Context units across all passages, numbered globally in reading order."""
+    passages = [context] if isinstance(context, str) else list(context)
+    out: list[Sentence] = []
+    for p_index, passage in enumerate(passages):
+        units = _structured_units(passage)
+        if units is None:
+            units = [(s, e, passage[s:e], None) for s, e in split_sentences(passage)]
+        for start, end, text, field in units:
+            if not _WORDY.search(text):
+                continue
+            out.append(
+                Sentence(id=len(out), text=text, start=start, end=end, passage=p_index, field=field)
+            )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Structured (JSON) contexts: a tiny position-tracking walker, because json.loads drops offsets.
+
+
+@dataclass
+class _Leaf:
+    path: str
+    member_start: int  # start of `"key": value` (or of the value inside an array)
+    value_start: int
+    value_end: int
+    value: object
+
+
+_WS = re.compile(r"\s*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _structured_units(passage: str) -> list[tuple[int, int, str, str | None]] | None:
+    """One unit per JSON leaf field, or None when the passage is not a JSON object/array."""
+    head = passage.lstrip()[:1]
+    if head not in ("{", "["):
+        return None
+    try:
+        json.loads(passage)
+    except ValueError:
+        return None
+    leaves: list[_Leaf] = []
+    try:
+        end = _walk(passage, _skip_ws(passage, 0), "", leaves, passage.find(head))
+    except (_NotJson, IndexError):
+        return None
+    if passage[end:].strip():
+        return None
+    units: list[tuple[int, int, str, str | None]] = []
+    for leaf in leaves:
+        units.extend(_leaf_units(passage, leaf))
+    return units
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    return _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def _walk(text: str, pos: int, path: str, leaves: list[_Leaf], member_start: int) -> int:
+    """Parse one JSON value at ``pos``; record leaves; return the position after it."""
+    ch = text[pos]
+    if ch == "{":
+        pos = _skip_ws(text, pos + 1)
+        if text[pos] == "}":
+            return pos + 1
+        while True:
+            if text[pos] != '"':
+                raise _NotJson
+            key_start = pos
+            key, pos = scanstring(text, pos + 1)
+            pos = _skip_ws(text, pos)
+            if text[pos] != ":":
+                raise _NotJson
+            pos = _skip_ws(text, pos + 1)
+            child = f"{path}.{key}" if path else key
+            pos = _skip_ws(text, _walk(text, pos, child, leaves, key_start))
+            if text[pos] == ",":
+                pos = _skip_ws(text, pos + 1)
+                continue
+            if text[pos] == "}":
+                return pos + 1
+            raise _NotJson
+    if ch == "[":
+        start = pos
+        pos = _skip_ws(text, pos + 1)
+        if text[pos] == "]":
+            return pos + 1
+        items: list[_Leaf] = []
+        index = 0
+        while True:
+            item_leaves: list[_Leaf] = []
+            pos = _skip_ws(text, _walk(text, pos, f"{path}[{index}]", item_leaves, pos))
+            items.extend(item_leaves)
+            index += 1
+            if text[pos] == ",":
+                pos = _skip_ws(text, pos + 1)
+                continue
+            if text[pos] == "]":
+                end = pos + 1
+                break
+            raise _NotJson
+        scalars = all(leaf.path.count("[") == path.count("[") + 1 for leaf in items) and all(
+            not isinstance(leaf.value, str) or len(leaf.value) <= LONG_FIELD_CHARS for leaf in items
+        )
+        if scalars and len(items) == index:  # a flat list of short scalars: one unit
+            value = ", ".join(_render(leaf.value) for leaf in items)
+            leaves.append(_Leaf(path, member_start, start, end, value))
+        else:
+            leaves.extend(items)
+        return end
+    if ch == '"':
+        value, end = scanstring(text, pos + 1)
+        leaves.append(_Leaf(path, member_start, pos, end, value))
+        return end
+    m = _NUMBER.match(text, pos)
+    if m:
+        leaves.append(_Leaf(path, member_start, pos, m.end(), json.loads(m.group())))
+        return m.end()
+    for word, value in _LITERALS.items():
+        if text.startswith(word, pos):
+            leaves.append(_Leaf(path, member_start, pos, pos + len(word), value))
+            return pos + len(word)
+    raise _NotJson
+
+
+def _render(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _leaf_units(text: str, leaf: _Leaf) -> list[tuple[int, int, str, str | None]]:
+    """A long free-text field (a review) becomes one unit per sentence; anything else one unit."""
+    value = leaf.value
+    raw = text[leaf.value_start + 1 : leaf.value_end - 1]
+    if isinstance(value, str) and len(value) > LONG_FIELD_CHARS and raw == value:
+        base = leaf.value_start + 1
+        spans = split_sentences(value)
+        if len(spans) > 1:
+            return [
+                (base + s, base + e, f"{leaf.path}: {value[s:e]}", leaf.path) for s, e in spans
+            ]
+    return [(leaf.member_start, leaf.value_end, f"{leaf.path}: {_render(value)}", leaf.path)]

@@ -1,0 +1,210 @@
+"""Every value that crosses a module or process boundary.
+
+The report is the product: an auditor must be able to read, from the JSON alone, what each claim
+was, where in the answer it came from, which context sentences decided it, and what the run cost.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Label(str, Enum):
+    """The three verdicts of RT4CHART. Anything but ENT is a faithfulness violation."""
+
+    ENT = "ENT"  # entailed by the context
+    CON = "CON"  # contradicted by the context
+    NIC = "NIC"  # not in context: baseless
+
+    def __str__(self) -> str:  # so f-strings and the CLI print "ENT", not "Label.ENT"
+        return self.value
+
+
+class Span(BaseModel):
+    """A half-open character range ``[start, end)`` of a text, with the text it covers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str
+
+
+class Sentence(BaseModel):
+    """A unit of text with exact offsets. For the context it is the unit of evidence.
+
+    ``start``/``end`` index into ``passage`` number ``passage`` (context) or into the answer;
+    ``field`` names the JSON path when the unit came from a structured (JSON) context.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    text: str
+    start: int
+    end: int
+    passage: int = 0
+    field: str | None = None
+
+
+class Window(BaseModel):
+    """A run of consecutive context sentences judged together in local verification."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    first: int  # id of the first sentence
+    last: int  # id of the last sentence (inclusive)
+
+    @property
+    def ids(self) -> range:
+        return range(self.first, self.last + 1)
+
+
+class Claim(BaseModel):
+    """An atomic statement decomposed from one answer sentence."""
+
+    id: int
+    text: str
+    sentence_id: int  # the answer sentence it came from; -1 when it maps to none (holistic)
+
+
+class Judgement(BaseModel):
+    """What a judge said about one claim against one piece of context.
+
+    ``probs`` carries label probabilities when the judge exposes them (the embedded judge reads
+    them off the logits); they feed AUC and thresholds in the benchmark.
+    """
+
+    claim_id: int
+    label: Label
+    evidence: list[int] = Field(default_factory=list)
+    quote: str | None = None  # a verbatim quote the judge gave instead of / besides ids
+    phrase: str | None = None  # the unsupported / contradicted phrase of the claim, if named
+    reason: str | None = None
+    probs: dict[Label, float] | None = None
+
+
+class Evidence(BaseModel):
+    """One context sentence cited for a verdict, with where it lies in the caller's input."""
+
+    sentence_id: int
+    passage: int
+    start: int  # offsets into that passage
+    end: int
+    text: str
+    field: str | None = None
+
+
+class LocalVerdict(BaseModel):
+    """The OR-join of a claim's window verdicts, kept for audit."""
+
+    label: Label
+    window: int | None = None  # the deciding window (None for NIC)
+    evidence: list[int] = Field(default_factory=list)
+    window_labels: list[Label] = Field(default_factory=list)
+
+
+class ClaimVerdict(BaseModel):
+    """The final verdict on one claim: what an auditor reads."""
+
+    id: int
+    text: str
+    sentence_id: int
+    label: Label | None  # None: the judge could not be made to answer for this claim
+    judged: bool = True
+    answer_span: Span | None = None  # the originating answer sentence
+    phrase_span: Span | None = None  # the unsupported phrase inside that sentence, when named
+    evidence: list[Evidence] = Field(default_factory=list)
+    reason: str | None = None
+    probs: dict[Label, float] | None = None
+    local: LocalVerdict | None = None
+    global_checked: bool = False
+    error: str | None = None
+
+
+class Correction(BaseModel):
+    """A fix the evidence oracle applied to a judge's output. Never silent."""
+
+    claim_id: int
+    kind: Literal[
+        "evidence_out_of_range",
+        "evidence_outside_window",
+        "evidence_on_nic_removed",
+        "evidence_missing",
+        "quote_matched",
+        "quote_unmatched",
+        "phrase_not_in_sentence",
+    ]
+    detail: str = ""
+
+
+class Cost(BaseModel):
+    """What the verification cost: the judge is the expensive part, so it is always counted."""
+
+    judge_calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: "Cost") -> None:
+        self.judge_calls += other.judge_calls
+        self.cache_hits += other.cache_hits
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+
+
+AnswerState = Literal["verified", "partial", "no_claims", "failed"]
+
+
+class Report(BaseModel):
+    """The verification trace T of one (C, Q, A) and its verdict.
+
+    ``state``: ``verified`` every claim judged; ``partial`` some claims could not be judged (they
+    are listed with ``judged=False``, the verdict uses the rest); ``no_claims`` the answer has
+    nothing verifiable (empty, a pure refusal): ``label`` is None, ``score`` 1.0, not hallucinated;
+    ``failed`` no claim could be judged (``error`` says why).
+    """
+
+    label: Label | None
+    hallucinated: bool
+    score: float = Field(ge=0.0, le=1.0)  # fraction of judged claims that are entailed
+    state: AnswerState
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    unfaithful_spans: list[Span] = Field(default_factory=list)  # merged answer-sentence spans
+    phrase_spans: list[Span] = Field(default_factory=list)  # finer: named phrases where given
+    answer: str = ""
+    question: str | None = None
+    answer_sentences: list[Sentence] = Field(default_factory=list)
+    context_sentences: list[Sentence] = Field(default_factory=list)
+    windows: list[Window] = Field(default_factory=list)
+    corrections: list[Correction] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    cost: Cost = Field(default_factory=Cost)
+    judge: str = ""
+    method: str = "rt4chart"
+    error: str | None = None
+
+
+class VerifyInput(BaseModel):
+    """One row to verify, as read from JSONL or passed by an adapter."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str | None = None
+    context: str | list[str]
+    answer: str
+    question: str | None = None
+
+
+class BatchRow(BaseModel):
+    """One line of a batch output file: the input id and either a report or an error."""
+
+    id: str
+    ok: bool
+    report: Report | None = None
+    error: str | None = None

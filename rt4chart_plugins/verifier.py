@@ -1,0 +1,257 @@
+"""The public façade: ``Verifier().verify(context=…, answer=…, question=…) -> Report``.
+
+Async inside (judge calls dominate), a sync façade outside, bounded concurrency for batches.
+Bad input raises :class:`InvalidInput` with a message saying what is wrong; in a batch the same
+failure becomes a ``failed`` report for that row while every other row is still scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .config import PipelineConfig
+from .errors import InvalidInput
+from .judges.base import Judge
+from .pipeline.aggregate import answer_verdict, merge_spans, unfaithful_spans
+from .pipeline.decompose import decompose
+from .pipeline.evidence import anchor_phrase
+from .pipeline.global_ import verify_global
+from .pipeline.local import fit_windows, verify_local
+from .pipeline.segment import segment_answer, segment_context
+from .types import (
+    Claim, ClaimVerdict, Correction, Cost, Evidence, Judgement, Label, LocalVerdict, Report,
+    Sentence, Span, VerifyInput,
+)
+
+_SHARED_LOCAL: dict[tuple, Judge] = {}
+
+
+def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
+    """A judge from a name: ``"local"`` (embedded, the default; ``$RT4CHART_JUDGE`` overrides) or
+    ``"openai"`` (any OpenAI-compatible endpoint; ``base_url``, ``api_key``, ``model``)."""
+    if isinstance(judge, Judge):
+        return judge
+    name = judge or os.environ.get("RT4CHART_JUDGE") or "local"
+    if name == "local":
+        key = tuple(sorted((k, str(v)) for k, v in kwargs.items()))
+        if key not in _SHARED_LOCAL:  # loading a model takes seconds and a GB: share it
+            from .judges.llama_cpp import LlamaCppJudge
+
+            _SHARED_LOCAL[key] = LlamaCppJudge(**kwargs)
+        return _SHARED_LOCAL[key]
+    if name == "openai":
+        from .judges.openai_compat import OpenAIJudge
+
+        return OpenAIJudge(**kwargs)
+    raise InvalidInput(f"unknown judge {name!r}: use 'local', 'openai' or a Judge instance")
+
+
+class Verifier:
+    """Claim-level RAG faithfulness with evidence (RT4CHART).
+
+    ``judge``: a :class:`Judge`, or ``"local"`` / ``"openai"`` (``judge_kwargs`` configure it).
+    Pipeline knobs (``decomposition``, ``window_size``, ``window_overlap``, ``global_verification``,
+    ``sub_sentence_spans``) are validated up front.
+    """
+
+    def __init__(self, judge: Judge | str | None = None, *, concurrency: int = 4,
+                 judge_kwargs: dict[str, Any] | None = None, **config: Any):
+        self.config = PipelineConfig(**config)
+        self._judge_spec = judge
+        self._judge_kwargs = judge_kwargs or {}
+        self._judge: Judge | None = judge if isinstance(judge, Judge) else None
+        self.concurrency = concurrency
+
+    @property
+    def judge(self) -> Judge:
+        if self._judge is None:
+            self._judge = make_judge(self._judge_spec, **self._judge_kwargs)
+        return self._judge
+
+    # ---- sync façade -------------------------------------------------------------------------
+
+    def verify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
+        return _run_sync(self.averify(context=context, answer=answer, question=question))
+
+    def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
+                    on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
+        return _run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result))
+
+    # ---- async -------------------------------------------------------------------------------
+
+    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
+                           on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
+        """One report per row, in order; a row that fails gets a ``failed`` report with its error."""
+        items = list(rows)
+        semaphore = asyncio.Semaphore(concurrency or self.concurrency)
+
+        async def one(index: int, row: VerifyInput | dict) -> Report:
+            async with semaphore:
+                try:
+                    data = row if isinstance(row, VerifyInput) else VerifyInput.model_validate(row)
+                    report = await self.averify(context=data.context, answer=data.answer, question=data.question)
+                except Exception as exc:  # noqa: BLE001 - a row's failure is its result
+                    report = failed_report(row, exc)
+            if on_result is not None:
+                on_result(index, report)
+            return report
+
+        return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
+
+    async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
+        started = time.perf_counter()
+        _check_input(context, answer, question, self.config.max_context_chars)
+        question = question.strip() or None if question else None
+        cost = Cost()
+        notes: list[str] = []
+        corrections: list[Correction] = []
+        answer_sentences = segment_answer(answer)
+        context_sentences = segment_context(context)
+        judge = self.judge
+        cfg = self.config
+
+        claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
+        windows: list = []
+        final: dict[int, Judgement] = {}
+        local: dict[int, LocalVerdict] = {}
+        unjudged: dict[int, str] = {}
+        if claims and not context_sentences:
+            notes.append("the context is empty: every claim is baseless (NIC) and no judge was asked")
+            final = {c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in claims}
+        elif claims:
+            windows, shrink_note = fit_windows(context_sentences, cfg.window_size, cfg.window_overlap, judge)
+            if shrink_note:
+                notes.append(shrink_note)
+            run_global = cfg.global_verification and len(windows) > 1
+            local, deciding, unjudged = await verify_local(
+                claims, context_sentences, windows, judge, question, cost, corrections
+            )
+            final = dict(deciding)
+            if run_global:
+                final.update(await verify_global(
+                    claims, local, context_sentences, windows, judge, question,
+                    cfg.sub_sentence_spans, cost, corrections, notes,
+                ))
+            elif cfg.global_verification:
+                notes.append("global verification skipped: the context fits in one window, so it would repeat the local pass")
+            if cfg.sub_sentence_spans and not run_global:
+                await _ask_phrases(claims, final, context_sentences, judge, question, cost)
+
+        verdicts = [
+            _claim_verdict(c, final.get(c.id), local.get(c.id), unjudged.get(c.id), answer_sentences,
+                           context_sentences, corrections, global_checked=len(windows) > 1 and cfg.global_verification)
+            for c in claims
+        ]
+        label, hallucinated, score, state = answer_verdict(verdicts)
+        cost.seconds = time.perf_counter() - started
+        return Report(
+            label=label,
+            hallucinated=hallucinated,
+            score=score,
+            state=state,
+            claims=verdicts,
+            unfaithful_spans=unfaithful_spans(answer, verdicts),
+            phrase_spans=unfaithful_spans(answer, verdicts, sub_sentence=True),
+            answer=answer,
+            question=question,
+            answer_sentences=answer_sentences,
+            context_sentences=context_sentences,
+            windows=windows,
+            corrections=corrections,
+            notes=notes,
+            cost=cost,
+            judge=judge.name,
+            error="no claim could be judged: " + next(iter(unjudged.values()), "") if state == "failed" else None,
+        )
+
+
+async def _ask_phrases(claims: list[Claim], final: dict[int, Judgement], context: list[Sentence],
+                       judge: Judge, question: str | None, cost: Cost) -> None:
+    """When global verification does not run, the local pass did not ask unfaithful claims for
+    their phrase: ask now, only for those, with the whole (single-window) context."""
+    from .judges.base import VerifyRequest
+
+    need = [c for c in claims if c.id in final and final[c.id].label != Label.ENT and not final[c.id].phrase
+            and not final[c.id].reason == "the context is empty"]
+    if not need:
+        return
+    result = await judge.verify(VerifyRequest(mode="local", sentences=context, claims=need, question=question,
+                                              want_phrase=True), cost=cost)
+    for j in result.judgements:
+        if j.phrase and j.label == final[j.claim_id].label:
+            final[j.claim_id] = final[j.claim_id].model_copy(update={"phrase": j.phrase})
+
+
+def _claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict | None, error: str | None,
+                   answer_sentences: list[Sentence], context: list[Sentence], corrections: list[Correction],
+                   global_checked: bool) -> ClaimVerdict:
+    sentence = next((s for s in answer_sentences if s.id == claim.sentence_id), None)
+    answer_span = Span(start=sentence.start, end=sentence.end, text=sentence.text) if sentence else None
+    if judgement is None:
+        return ClaimVerdict(id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=None, judged=False,
+                            answer_span=answer_span, error=error or "not judged", local=local)
+    phrase_span = None
+    if judgement.label != Label.ENT and judgement.phrase:
+        phrase_span = anchor_phrase(judgement.phrase, answer_span)
+        if phrase_span is None and answer_span is not None:
+            corrections.append(Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120]))
+    evidence = [
+        Evidence(sentence_id=i, passage=context[i].passage, start=context[i].start, end=context[i].end,
+                 text=context[i].text, field=context[i].field)
+        for i in judgement.evidence if 0 <= i < len(context)
+    ]
+    reason = judgement.reason or _default_reason(judgement)
+    return ClaimVerdict(
+        id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=judgement.label,
+        answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
+        probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
+    )
+
+
+def _default_reason(j: Judgement) -> str:
+    conf = f" (p={j.probs[j.label]:.2f})" if j.probs else ""
+    if j.label == Label.NIC:
+        return f"no context sentence states this{conf}"
+    where = ", ".join(str(i) for i in j.evidence) or "none cited"
+    verb = "supported" if j.label == Label.ENT else "contradicted"
+    return f"{verb} by context sentence(s) {where}{conf}"
+
+
+def _check_input(context: object, answer: object, question: object, max_chars: int) -> None:
+    if not isinstance(answer, str):
+        raise InvalidInput(f"answer must be a string, got {type(answer).__name__}")
+    if isinstance(context, str):
+        total = len(context)
+    elif isinstance(context, (list, tuple)):
+        bad = [type(p).__name__ for p in context if not isinstance(p, str)]
+        if bad:
+            raise InvalidInput(f"context must be a string or a list of strings; found items of type {', '.join(sorted(set(bad)))}")
+        total = sum(len(p) for p in context)
+    else:
+        raise InvalidInput(f"context must be a string or a list of strings, got {type(context).__name__}")
+    if question is not None and not isinstance(question, str):
+        raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
+    if total > max_chars:
+        raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
+
+
+def failed_report(row: object, exc: BaseException) -> Report:
+    answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
+    return Report(label=None, hallucinated=False, score=0.0, state="failed",
+                  answer=answer if isinstance(answer, str) else "", error=f"{type(exc).__name__}: {exc}")
+
+
+def _run_sync(coro: Any) -> Any:
+    """Run a coroutine from sync code, also when the caller already has a running loop (Jupyter,
+    frameworks that patch the loop): then it runs on a fresh loop in a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
