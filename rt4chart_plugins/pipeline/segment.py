@@ -160,9 +160,12 @@ def _walk(text: str, pos: int, path: str, leaves: list[_Leaf], member_start: int
             return pos + 1
         items: list[_Leaf] = []
         index = 0
+        flat = True  # every item a scalar (not an object or array)
         while True:
             item_leaves: list[_Leaf] = []
-            pos = _skip_ws(text, _walk(text, pos, f"{path}[{index}]", item_leaves, pos))
+            item_path = f"{path}[{index}]"
+            pos = _skip_ws(text, _walk(text, pos, item_path, item_leaves, pos))
+            flat = flat and len(item_leaves) == 1 and item_leaves[0].path == item_path
             items.extend(item_leaves)
             index += 1
             if text[pos] == ",":
@@ -172,10 +175,8 @@ def _walk(text: str, pos: int, path: str, leaves: list[_Leaf], member_start: int
                 end = pos + 1
                 break
             raise _NotJson
-        scalars = all(leaf.path.count("[") == path.count("[") + 1 for leaf in items) and all(
-            not isinstance(leaf.value, str) or len(leaf.value) <= LONG_FIELD_CHARS for leaf in items
-        )
-        if scalars and len(items) == index:  # a flat list of short scalars: one unit
+        short = all(not isinstance(leaf.value, str) or len(leaf.value) <= LONG_FIELD_CHARS for leaf in items)
+        if flat and short:  # a flat list of short scalars: one unit
             value = ", ".join(_render(leaf.value) for leaf in items)
             leaves.append(_Leaf(path, member_start, start, end, value))
         else:

@@ -1,0 +1,167 @@
+"""The ``rt4chart`` command, thin over the Python API.
+
+    rt4chart verify --context FILE --answer "..." [--question "..."] [--format text|json]
+    rt4chart verify samples.jsonl -o results.jsonl        # batch, resumable
+    rt4chart schema                                       # JSON Schema of the report
+    rt4chart model pull [NAME] | path [NAME] | list
+
+Exit status: 0 success; 1 a batch had failed rows (or a single verification failed); 2 bad usage
+or input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import models
+from .errors import Rt4chartError
+
+
+def _judge_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("judge")
+    g.add_argument("--judge", choices=["local", "openai"], default=None,
+                   help="local: the embedded offline model (default); openai: an OpenAI-compatible endpoint")
+    g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default")
+    g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
+    g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
+    g.add_argument("--model", dest="openai_model", help="openai judge: model name")
+    g.add_argument("--no-cache", action="store_true", help="do not read or write the judge cache")
+    g = p.add_argument_group("pipeline")
+    g.add_argument("--decomposition", choices=["llm", "sentence", "holistic"], default=None,
+                   help="claim decomposition (default: llm)")
+    g.add_argument("--window-size", type=int, default=25)
+    g.add_argument("--window-overlap", type=int, default=10)
+    g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
+
+
+def _verifier(args: argparse.Namespace):
+    from .verifier import Verifier
+
+    judge = args.judge
+    kwargs: dict = {}
+    if args.no_cache:
+        kwargs["cache"] = False
+    if judge == "openai":
+        kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
+                                         ("model", args.openai_model)) if v})
+    elif args.model_path:
+        kwargs["model_path"] = args.model_path
+    config = {"window_size": args.window_size, "window_overlap": args.window_overlap,
+              "global_verification": not args.no_global}
+    if args.decomposition:
+        config["decomposition"] = args.decomposition
+    return Verifier(judge, judge_kwargs=kwargs, **config)
+
+
+def _read_context(paths: list[str]) -> str | list[str]:
+    """One file: its text (a .json file holding a list of strings gives passages); several: passages."""
+    texts = [Path(p).read_text(encoding="utf-8") for p in paths]
+    if len(texts) == 1 and paths[0].endswith(".json"):
+        data = json.loads(texts[0])
+        if isinstance(data, list) and all(isinstance(x, str) for x in data):
+            return data
+    return texts[0] if len(texts) == 1 else texts
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    if args.input:
+        if args.context or args.answer or args.answer_file:
+            print("rt4chart verify: give either a JSONL file or --context/--answer, not both", file=sys.stderr)
+            return 2
+        if not args.output:
+            print("rt4chart verify: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
+            return 2
+        from .batch import run_batch
+
+        summary = run_batch(_verifier(args), Path(args.input), Path(args.output),
+                            concurrency=args.concurrency, progress=not args.quiet)
+        print(f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, "
+              f"{summary.failed} failed → {args.output}", file=sys.stderr)
+        return 1 if summary.failed else 0
+    if not args.context or (args.answer is None and not args.answer_file):
+        print("rt4chart verify: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
+              file=sys.stderr)
+        return 2
+    answer = Path(args.answer_file).read_text(encoding="utf-8") if args.answer_file else args.answer
+    question = Path(args.question_file).read_text(encoding="utf-8") if args.question_file else args.question
+    report = _verifier(args).verify(context=_read_context(args.context), answer=answer, question=question)
+    if args.format == "json":
+        print(report.model_dump_json(indent=2))
+    else:
+        from .render import render
+
+        render(report)
+    return 1 if report.state == "failed" else 0
+
+
+def cmd_schema(_args: argparse.Namespace) -> int:
+    from .types import Report
+
+    print(json.dumps(Report.model_json_schema(), indent=2))
+    return 0
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    name = args.name or models.DEFAULT_MODEL
+    if name not in models.MODELS:
+        print(f"unknown model {name!r}; known: {', '.join(models.MODELS)}", file=sys.stderr)
+        return 2
+    if args.action == "pull":
+        path = models.pull(name, progress=not args.quiet)
+        print(path)
+    elif args.action == "path":
+        print(models.locate(name, pull_if_missing=False))
+    else:
+        for spec in models.MODELS.values():
+            target = models.models_dir() / spec.filename
+            state = "pulled" if target.is_file() else "not pulled"
+            print(f"{spec.name:24} {spec.size / 1e6:8.0f} MB  {state:10}  {spec.license}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rt4chart", description="Claim-level hallucination detection for RAG (RT4CHART)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("verify", help="verify one answer, or a JSONL file of samples")
+    v.add_argument("input", nargs="?", help="JSONL file of {id?, context, answer, question?} rows")
+    v.add_argument("-o", "--output", help="batch: JSONL output (resumed if it exists)")
+    v.add_argument("--context", nargs="+", metavar="FILE", help="context file(s); several files are passages")
+    v.add_argument("--answer", help="the answer text")
+    v.add_argument("--answer-file", help="read the answer from a file")
+    v.add_argument("--question", help="the user question (optional)")
+    v.add_argument("--question-file", help="read the question from a file")
+    v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--concurrency", type=int, default=2, help="batch: rows in flight")
+    v.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _judge_args(v)
+    v.set_defaults(func=cmd_verify)
+
+    s = sub.add_parser("schema", help="print the JSON Schema of a report")
+    s.set_defaults(func=cmd_schema)
+
+    m = sub.add_parser("model", help="get and locate the embedded judge's model")
+    m.add_argument("action", choices=["pull", "path", "list"])
+    m.add_argument("name", nargs="?", help=f"one of: {', '.join(models.MODELS)} (default {models.DEFAULT_MODEL})")
+    m.add_argument("-q", "--quiet", action="store_true")
+    m.set_defaults(func=cmd_model)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except Rt4chartError as exc:
+        print(f"rt4chart: {exc}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:
+        print(f"rt4chart: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""The ChatJudge machinery (salvage, retries, cache) with replayed replies: transport-free logic."""
+
+import asyncio
+
+import pytest
+
+from rt4chart_plugins import JudgeError, Label
+from rt4chart_plugins.judges.base import VerifyRequest
+from rt4chart_plugins.judges.cache import JudgeCache
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, parse_json_loose
+from rt4chart_plugins.types import Claim, Cost, Sentence
+
+
+class Replay(ChatJudge):
+    def __init__(self, replies, **kw):
+        super().__init__(name="replay", backoff=0.001, **kw)
+        self.replies = list(replies)
+        self.calls = 0
+
+    async def _complete(self, system, user, schema, schema_name):
+        self.calls += 1
+        reply = self.replies.pop(0)
+        if isinstance(reply, BaseException):
+            raise reply
+        return ChatReply(text=reply, prompt_tokens=10, completion_tokens=5)
+
+
+SENTENCES = [Sentence(id=0, text="The trial lasts 14 days.", start=0, end=24)]
+CLAIMS = [Claim(id=0, text="a", sentence_id=0), Claim(id=1, text="b", sentence_id=0)]
+
+
+def request():
+    return VerifyRequest(mode="local", sentences=SENTENCES, claims=CLAIMS)
+
+
+def test_truncated_json_keeps_the_verdicts_that_parsed_and_asks_again_for_the_rest():
+    truncated = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0], "phrase": null, "reason": "ok"}, {"claim": 1, "lab'
+    judge = Replay([truncated, "not json at all"], cache=False)
+    cost = Cost()
+    result = asyncio.run(judge.verify(request(), cost=cost))
+    assert [(j.claim_id, j.label) for j in result.judgements] == [(0, Label.ENT)]
+    assert list(result.unjudged) == [1]
+    assert judge.calls == 2 and cost.judge_calls == 2 and cost.prompt_tokens == 20
+
+
+def test_label_spellings_and_string_ids_are_normalized():
+    reply = '```json\n{"verdicts": [{"claim": 0, "label": "contradicted", "evidence": ["0"]}, {"claim": 1, "label": "Not in context", "evidence": []}]}\n```'
+    result = asyncio.run(Replay([reply], cache=False).verify(request(), cost=Cost()))
+    assert {j.claim_id: j.label for j in result.judgements} == {0: Label.CON, 1: Label.NIC}
+    assert result.judgements[0].evidence == [0]
+
+
+def test_transient_errors_are_retried_with_backoff():
+    ok = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0]}, {"claim": 1, "label": "NIC", "evidence": []}]}'
+    judge = Replay([TimeoutError("slow"), ConnectionError("reset"), ok], cache=False)
+    result = asyncio.run(judge.verify(request(), cost=Cost()))
+    assert len(result.judgements) == 2 and judge.calls == 3
+
+
+def test_permanent_errors_mark_claims_unjudged_not_crash():
+    judge = Replay([ValueError("bad request")], cache=False)
+    result = asyncio.run(judge.verify(request(), cost=Cost()))
+    assert result.judgements == [] and set(result.unjudged) == {0, 1}
+    assert "bad request" in result.unjudged[0]
+
+
+def test_retries_give_up_after_the_limit():
+    judge = Replay([TimeoutError()] * 3, cache=False, max_retries=2)
+    with pytest.raises(JudgeError):
+        asyncio.run(judge._ask("s", "u", {}, "x", Cost()))
+
+
+def test_persistent_cache_makes_reruns_free(tmp_path):
+    ok = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0]}, {"claim": 1, "label": "NIC", "evidence": []}]}'
+    path = tmp_path / "c.sqlite"
+    first = Replay([ok], cache=JudgeCache(path))
+    asyncio.run(first.verify(request(), cost=Cost()))
+    second = Replay([], cache=JudgeCache(path))  # a new process would see the same file
+    cost = Cost()
+    result = asyncio.run(second.verify(request(), cost=cost))
+    assert len(result.judgements) == 2 and second.calls == 0
+    assert cost.cache_hits == 1 and cost.judge_calls == 0
+
+
+def test_parse_json_loose():
+    assert parse_json_loose('{"a": 1}') == {"a": 1}
+    assert parse_json_loose('Sure! {"a": [1, 2') == {"a": [1, 2]}
+    assert parse_json_loose("") is None
