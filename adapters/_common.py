@@ -1,0 +1,248 @@
+"""What the four framework adapters share: choosing the judge, the structured-output models a
+framework LLM is asked to fill, and the texts that carry a report into a framework's result.
+
+Nothing here imports a framework: each adapter module does that itself, lazily.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.types import ClaimVerdict, Label, Report
+from rt4chart_plugins.verifier import Verifier, failed_report
+
+#: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`
+JUDGE_NAMES = ("local", "openai")
+
+
+def build_verifier(
+    judge: Any,
+    wrap: Callable[[Any], Judge | None] | None = None,
+    *,
+    judge_kwargs: dict[str, Any] | None = None,
+    concurrency: int = 4,
+    **options: Any,
+) -> Verifier:
+    """A :class:`Verifier` for an adapter's ``judge`` argument.
+
+    ``judge`` may be a :class:`Verifier` (used as is), a :class:`Judge`, ``None`` / ``"local"`` (the
+    embedded offline judge), ``"openai"`` (any OpenAI-compatible endpoint, configured by
+    ``judge_kwargs``: ``base_url``, ``api_key``, ``model``), or a framework's own LLM object, which
+    ``wrap`` turns into a :class:`Judge` (``wrap`` returns None for objects it does not know).
+    ``options`` are the pipeline knobs (``decomposition``, ``window_size``, ...), validated here so
+    that a bad setting fails when the metric is built, not in the middle of a run.
+    """
+    if isinstance(judge, Verifier):
+        return judge
+    if judge is None or isinstance(judge, Judge):
+        return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
+    if isinstance(judge, str):
+        if judge not in JUDGE_NAMES:
+            raise InvalidInput(f"unknown judge {judge!r}: use 'local', 'openai', a Judge, or this framework's LLM object")
+        return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
+    wrapped = wrap(judge) if wrap is not None else None
+    if wrapped is None:
+        raise InvalidInput(
+            f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass 'local', 'openai', "
+            "a rt4chart_plugins.Judge, or this framework's LLM object"
+        )
+    return Verifier(wrapped, concurrency=concurrency, **options)
+
+
+async def averify_safely(verifier: Verifier, context: str | list[str], answer: str, question: str | None) -> Report:
+    """Verify one row; any failure (bad input, a judge that cannot be reached) becomes a ``failed``
+    report carrying the error, so a framework run over many rows never dies on one of them."""
+    try:
+        return await verifier.averify(context=context, answer=answer, question=question)
+    except Exception as exc:  # noqa: BLE001 - a row's failure is its result
+        report = failed_report({"answer": answer if isinstance(answer, str) else ""}, exc)
+        report.question = question if isinstance(question, str) else None
+        return report
+
+
+def run_sync(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine from sync code; when the caller already runs a loop (Jupyter, frameworks
+    that patch the loop) it runs on a fresh loop in a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+# ---- structured output that framework LLMs are asked to fill ---------------------------------
+# Mirrors of prompts.DECOMPOSE_SCHEMA / VERIFY_SCHEMA as pydantic models, for frameworks whose
+# LLM interface takes a model class (ragas InstructorLLM, deepeval a_generate(schema=...)).
+# Labels and ids are typed loosely on purpose: a small judge that writes "SUPPORTED" or "3" still
+# yields a verdict (the core maps the spellings), instead of failing validation as a whole.
+
+
+class ClaimItem(BaseModel):
+    sentence: int = Field(description="number of the answer sentence the claim comes from")
+    text: str = Field(description="the atomic, self-contained claim")
+
+
+class ClaimsOut(BaseModel):
+    claims: list[ClaimItem] = Field(default_factory=list)
+
+
+class VerdictItem(BaseModel):
+    claim: int = Field(description="the claim's number")
+    label: str = Field(description="ENT, CON or NIC")
+    evidence: list[int | str] = Field(default_factory=list, description="context sentence numbers")
+    phrase: str | None = Field(default=None, description="unsupported or contradicted words of the claim; null for ENT")
+    reason: str = Field(default="", description="one sentence")
+
+
+class VerdictsOut(BaseModel):
+    verdicts: list[VerdictItem] = Field(default_factory=list)
+
+
+RESPONSE_MODELS: dict[str, type[BaseModel]] = {"claims": ClaimsOut, "verdicts": VerdictsOut}
+
+
+def json_instruction(schema: dict) -> str:
+    """Appended to the system prompt for LLMs that are asked for JSON in plain text."""
+    return (
+        "\n\nRespond with one JSON object and nothing else (no prose, no code fences), "
+        f"matching this JSON schema:\n{json.dumps(schema, separators=(',', ':'))}"
+    )
+
+
+def as_json_text(value: Any) -> str:
+    """A framework's structured result (pydantic object, dict, list, str) as JSON text."""
+    if value is None:
+        return ""
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
+
+
+def message_text(content: Any) -> str:
+    """The text of a chat message's content: a string, or a list of content blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict) and block.get("type") in (None, "text") and isinstance(block.get("text"), str):
+                parts.append(block["text"])
+        return "".join(parts)
+    return "" if content is None else str(content)
+
+
+def model_label(obj: Any, framework: str) -> str:
+    """``framework:Class:model`` — the judge's name, in reports and in the cache key."""
+    model = None
+    for attr in ("model_name", "model", "model_id", "name"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, str) and value:
+            model = value
+            break
+    return f"{framework}:{type(obj).__name__}" + (f":{model}" if model else "")
+
+
+# ---- the report, as the texts a framework shows its users --------------------------------------
+
+
+def claims_payload(report: Report) -> list[dict[str, Any]]:
+    """Every claim, JSON-ready: label, answer span, phrase span, evidence with offsets, reason."""
+    return [
+        c.model_dump(mode="json", include={
+            "id", "text", "sentence_id", "label", "judged", "answer_span", "phrase_span", "evidence",
+            "reason", "error",
+        })
+        for c in report.claims
+    ]
+
+
+def report_payload(report: Report) -> dict[str, Any]:
+    """The answer-level verdict and the claims (no context dump): what a trace or log carries."""
+    return {
+        "label": report.label.value if report.label else None,
+        "hallucinated": report.hallucinated,
+        "score": report.score,
+        "state": report.state,
+        "error": report.error,
+        "judge": report.judge,
+        "unfaithful_spans": [s.model_dump() for s in report.unfaithful_spans],
+        "claims": claims_payload(report),
+        "notes": report.notes,
+        "cost": report.cost.model_dump(),
+    }
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def claim_line(c: ClaimVerdict) -> str:
+    """One claim, for a reason text: label, span, claim, evidence and why."""
+    span = f"[{c.answer_span.start}:{c.answer_span.end}]" if c.answer_span else "[no span]"
+    if not c.judged or c.label is None:
+        return f"UNJUDGED claim {c.id} {span} \"{_short(c.text)}\": {c.error or 'not judged'}"
+    line = f"{c.label.value} claim {c.id} {span} \"{_short(c.text)}\""
+    if c.phrase_span is not None:
+        line += f" (phrase \"{_short(c.phrase_span.text, 80)}\")"
+    if c.evidence:
+        cited = "; ".join(f"[{e.sentence_id}] \"{_short(e.text, 120)}\"" for e in c.evidence)
+        line += f" — evidence: {cited}"
+    else:
+        line += " — no evidence in the context"
+    if c.reason:
+        line += f" — {_short(c.reason, 200)}"
+    return line
+
+
+def reason_text(report: Report, *, max_claims: int = 20) -> str:
+    """A reason that names every failing claim with its span and evidence, then the tally."""
+    if report.state == "failed":
+        return f"verification failed: {report.error or 'no claim could be judged'}"
+    if report.state == "no_claims":
+        return "the answer makes no verifiable claim (nothing to check): not hallucinated"
+    judged = [c for c in report.claims if c.judged and c.label is not None]
+    bad = [c for c in report.claims if c.label in (Label.CON, Label.NIC)]
+    unjudged = [c for c in report.claims if not c.judged or c.label is None]
+    n_ent = sum(1 for c in judged if c.label == Label.ENT)
+    head = (
+        f"{report.label.value if report.label else 'no label'}: {n_ent} of {len(judged)} judged claims entailed "
+        f"(score {report.score:.2f})"
+    )
+    if unjudged:
+        head += f"; {len(unjudged)} claim(s) could not be judged"
+    lines = [head + "."]
+    for c in (bad + unjudged)[:max_claims]:
+        lines.append(claim_line(c))
+    if len(bad) + len(unjudged) > max_claims:
+        lines.append(f"… and {len(bad) + len(unjudged) - max_claims} more")
+    return "\n".join(lines)
+
+
+def context_list(contexts: Any) -> list[str]:
+    """Contexts as the core takes them: a list of strings (None and empty items dropped)."""
+    if contexts is None:
+        return []
+    if isinstance(contexts, str):
+        return [contexts]
+    return [c for c in contexts if c is not None]  # other types reach the core, which names them
+
+
+__all__ = [
+    "build_verifier", "averify_safely", "run_sync", "ClaimsOut", "VerdictsOut", "RESPONSE_MODELS", "json_instruction",
+    "as_json_text", "message_text", "model_label", "claims_payload", "report_payload", "claim_line",
+    "reason_text", "context_list",
+]

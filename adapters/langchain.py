@@ -1,0 +1,252 @@
+"""LangChain: the verifier as a Runnable that post-processes a RAG chain.
+
+    from rt4chart_plugins.adapters.langchain import RT4ChartVerifier
+
+    verifier = RT4ChartVerifier()                      # embedded offline judge
+    verifier = RT4ChartVerifier(judge=ChatOpenAI(...))  # any LangChain chat model as the judge
+    report = verifier.invoke({"context": docs, "question": q, "answer": ai_message})
+    chain = rag_chain | RunnablePassthrough.assign(verification=verifier)
+
+Input: a mapping with ``context`` (a string, a list of strings or a list of ``Document``),
+``question`` (optional) and ``answer`` (a string or a chat message); the key names are settable.
+Output: the typed :class:`rt4chart_plugins.Report` (label, score, claims with answer spans,
+evidence and reasons). ``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`` and callbacks /
+tracing all go through LangChain's own machinery (``_call_with_config``).
+
+A row that cannot be verified (bad input, unreachable judge) comes back as a ``failed`` report with
+``error`` set, so one bad row never breaks a batch; ``on_error="raise"`` raises instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import Report
+from rt4chart_plugins.verifier import Verifier, failed_report
+
+from ._common import as_json_text, build_verifier, json_instruction, message_text, model_label
+
+try:
+    from langchain_core.callbacks import AsyncCallbackManagerForChainRun, CallbackManagerForChainRun
+    from langchain_core.documents import Document
+    from langchain_core.language_models import BaseChatModel, BaseLanguageModel
+    from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+    from langchain_core.runnables import RunnableConfig, RunnableSerializable
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise MissingExtra("langchain-core", "langchain") from exc
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
+
+__all__ = ["RT4ChartVerifier", "LangChainJudge", "to_context", "to_answer"]
+
+
+# ---- a LangChain model as the judge ------------------------------------------------------------
+
+
+class LangChainJudge(ChatJudge):
+    """Any LangChain chat model (or plain LLM) as an RT4CHART judge.
+
+    ``method``: ``"structured"`` asks through ``with_structured_output`` (tool calling / the
+    provider's JSON schema mode); ``"json"`` asks for JSON in the prompt and parses the text;
+    ``"auto"`` (default) uses structured output when the model implements it, JSON otherwise.
+    Caching, retries and salvage of partial JSON come from :class:`ChatJudge`.
+    """
+
+    def __init__(self, llm: Any, *, method: Literal["auto", "structured", "json"] = "auto",
+                 name: str | None = None, **kwargs: Any):
+        if not isinstance(llm, BaseLanguageModel):
+            raise InvalidInput(f"LangChainJudge needs a LangChain language model, got {type(llm).__name__}")
+        self.llm = llm
+        self.method = method if isinstance(llm, BaseChatModel) else "json"
+        super().__init__(name=name or model_label(llm, "langchain"), **kwargs)
+
+    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        if self.method in ("auto", "structured"):
+            try:
+                runnable = self.llm.with_structured_output(
+                    {"title": schema_name, "description": f"the {schema_name} as JSON", **schema}, include_raw=True
+                )
+            except NotImplementedError:
+                if self.method == "structured":
+                    raise
+                self.method = "json"  # remembered: this model has no structured output
+            else:
+                out = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
+                raw = out.get("raw") if isinstance(out, Mapping) else None
+                parsed = out.get("parsed") if isinstance(out, Mapping) else out
+                text = as_json_text(parsed) if parsed is not None else _raw_text(raw)
+                return ChatReply(text, *_usage(raw))
+        msg = await self.llm.ainvoke([SystemMessage(system + json_instruction(schema)), HumanMessage(user)])
+        content = msg.content if isinstance(msg, BaseMessage) else msg
+        return ChatReply(message_text(content), *_usage(msg))
+
+
+def _raw_text(raw: Any) -> str:
+    """What a structured call said when the parser could not read it: tool args or the text."""
+    if isinstance(raw, BaseMessage):
+        calls = getattr(raw, "tool_calls", None) or []
+        if calls and isinstance(calls[0], Mapping) and calls[0].get("args") is not None:
+            return json.dumps(calls[0]["args"])
+        return message_text(raw.content)
+    return "" if raw is None else str(raw)
+
+
+def _usage(msg: Any) -> tuple[int, int]:
+    usage = getattr(msg, "usage_metadata", None) or {}
+    return int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0)
+
+
+def _wrap(judge: Any) -> LangChainJudge | None:
+    return LangChainJudge(judge) if isinstance(judge, BaseLanguageModel) else None
+
+
+# ---- input conversion --------------------------------------------------------------------------
+
+
+def to_context(value: Any) -> str | list[str]:
+    """A chain's context as the core takes it: a string, or one string per passage/``Document``."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Document):
+        return [value.page_content]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for item in value:
+            if isinstance(item, Document):
+                out.append(item.page_content)
+            elif isinstance(item, str):
+                out.append(item)
+            elif isinstance(item, Mapping) and isinstance(item.get("page_content"), str):
+                out.append(item["page_content"])
+            else:
+                raise InvalidInput(f"context items must be strings or Documents, got {type(item).__name__}")
+        return out
+    raise InvalidInput(f"context must be a string, a list of strings or a list of Documents, got {type(value).__name__}")
+
+
+def to_answer(value: Any) -> str:
+    """A chain's answer as text: a string, or the text of a chat message."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, BaseMessage):
+        return message_text(value.content)
+    raise InvalidInput(f"answer must be a string or a chat message, got {type(value).__name__}")
+
+
+# ---- the Runnable ------------------------------------------------------------------------------
+
+
+class RT4ChartVerifier(RunnableSerializable[dict, Report]):
+    """Claim-level RAG faithfulness (RT4CHART) as a LangChain Runnable: ``{context, question,
+    answer}`` in, :class:`rt4chart_plugins.Report` out.
+
+    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
+    :class:`rt4chart_plugins.Judge`, or any LangChain chat model. Other keyword arguments are
+    pipeline options (``decomposition``, ``window_size``, ``window_overlap``,
+    ``global_verification``, ``sub_sentence_spans``).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    judge: Any = None
+    judge_kwargs: dict[str, Any] | None = None
+    concurrency: int = 4
+    context_key: str = "context"
+    question_key: str = "question"
+    answer_key: str = "answer"
+    on_error: Literal["report", "raise"] = "report"
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    _verifier: Verifier = PrivateAttr()
+
+    def __init__(self, judge: Any = None, *, judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4,
+                 context_key: str = "context", question_key: str = "question", answer_key: str = "answer",
+                 on_error: Literal["report", "raise"] = "report", options: dict[str, Any] | None = None,
+                 **pipeline_options: Any):
+        opts = {**(options or {}), **pipeline_options}
+        super().__init__(judge=judge, judge_kwargs=judge_kwargs, concurrency=concurrency, context_key=context_key,
+                         question_key=question_key, answer_key=answer_key, on_error=on_error, options=opts)
+        self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **opts)
+
+    @property
+    def verifier(self) -> Verifier:
+        return self._verifier
+
+    # -- schemas, so that LangChain (and LangServe / LangSmith) know what goes in and comes out --
+
+    @property
+    def InputType(self) -> type:  # noqa: N802 - LangChain's name
+        return dict
+
+    @property
+    def OutputType(self) -> type[Report]:  # noqa: N802 - LangChain's name
+        return Report
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        return create_model(  # type: ignore[call-overload]
+            "RT4ChartVerifierInput",
+            **{
+                self.context_key: (str | list[str] | list[Document], ...),
+                self.question_key: (str | None, None),
+                self.answer_key: (str | BaseMessage, ...),
+            },
+        )
+
+    def get_output_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        return Report
+
+    # -- the work -----------------------------------------------------------------------------
+
+    def _read(self, value: Any) -> tuple[str | list[str], str, str | None]:
+        if not isinstance(value, Mapping):
+            raise InvalidInput(
+                f"{type(self).__name__} takes a mapping with keys {self.context_key!r}, {self.question_key!r}, "
+                f"{self.answer_key!r}; got {type(value).__name__}"
+            )
+        missing = [k for k in (self.context_key, self.answer_key) if k not in value]
+        if missing:
+            raise InvalidInput(f"input is missing {', '.join(map(repr, missing))} (has {sorted(map(str, value))})")
+        question = value.get(self.question_key)
+        if isinstance(question, BaseMessage):
+            question = message_text(question.content)
+        if question is not None and not isinstance(question, str):
+            raise InvalidInput(f"question must be a string, got {type(question).__name__}")
+        return to_context(value[self.context_key]), to_answer(value[self.answer_key]), question
+
+    def _failed(self, value: Any, exc: Exception) -> Report:
+        if self.on_error == "raise":
+            raise exc
+        answer = value.get(self.answer_key) if isinstance(value, Mapping) else None
+        try:
+            answer = to_answer(answer)
+        except InvalidInput:
+            answer = ""
+        return failed_report({"answer": answer}, exc)
+
+    def _verify(self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> Report:
+        try:
+            context, answer, question = self._read(value)
+            return self._verifier.verify(context=context, answer=answer, question=question)
+        except Exception as exc:  # noqa: BLE001 - see on_error
+            return self._failed(value, exc)
+
+    async def _averify(self, value: Any, run_manager: AsyncCallbackManagerForChainRun,
+                       config: RunnableConfig) -> Report:
+        try:
+            context, answer, question = self._read(value)
+            return await self._verifier.averify(context=context, answer=answer, question=question)
+        except Exception as exc:  # noqa: BLE001 - see on_error
+            return self._failed(value, exc)
+
+    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Report:  # noqa: A002
+        return self._call_with_config(self._verify, input, config, run_type="chain")
+
+    async def ainvoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Report:  # noqa: A002
+        return await self._acall_with_config(self._averify, input, config, run_type="chain")
