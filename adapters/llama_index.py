@@ -1,0 +1,169 @@
+"""LlamaIndex: the verifier as a ``BaseEvaluator``.
+
+    from rt4chart_plugins.adapters.llama_index import RT4ChartEvaluator
+
+    evaluator = RT4ChartEvaluator()                    # embedded offline judge
+    evaluator = RT4ChartEvaluator(judge=Settings.llm)  # any LlamaIndex LLM as the judge
+    result = evaluator.evaluate_response(query=q, response=query_engine.query(q))
+    result.passing, result.score, result.label, result.claims[0].evidence
+
+It works with ``evaluate``, ``aevaluate``, ``evaluate_response`` (a ``Response`` and its
+``source_nodes``) and ``BatchEvalRunner``. The result is an :class:`RT4ChartEvaluationResult`: a
+LlamaIndex ``EvaluationResult`` (``passing``, ``score``, ``feedback``) that also carries the
+answer label and every claim as typed fields (label, answer span, evidence, reason) and the full
+report. A verification that fails (judge unreachable, bad input) returns ``invalid_result=True``
+with ``invalid_reason``, never an exception: ``BatchEvalRunner`` would retry it with backoff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Optional
+
+from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
+from rt4chart_plugins.verifier import Verifier
+
+from ._common import averify_safely, build_verifier, context_list, json_instruction, message_text, model_label, reason_text
+
+try:
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole
+    from llama_index.core.bridge.pydantic import Field
+    from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
+    from llama_index.core.llms import LLM
+    from llama_index.core.prompts.mixin import PromptDictType
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise MissingExtra("llama-index-core", "llama-index") from exc
+
+__all__ = ["RT4ChartEvaluator", "RT4ChartEvaluationResult", "LlamaIndexJudge"]
+
+
+class RT4ChartEvaluationResult(EvaluationResult):
+    """An ``EvaluationResult`` with RT4CHART's claim-level verdict as typed fields.
+
+    ``passing``: not hallucinated (None when the result is invalid); ``score``: the fraction of
+    judged claims that the context entails; ``feedback``: the failing claims with their spans and
+    evidence; ``claims``: every claim's label, answer span, evidence and reason.
+    """
+
+    label: Optional[Label] = Field(default=None, description="ENT, CON (contradicted) or NIC (baseless); None: no claims")
+    hallucinated: Optional[bool] = Field(default=None, description="True when any judged claim is CON or NIC")
+    state: Optional[str] = Field(default=None, description="verified, partial, no_claims or failed")
+    claims: list[ClaimVerdict] = Field(default_factory=list, description="every claim's verdict, span and evidence")
+    unfaithful_spans: list[Span] = Field(default_factory=list, description="answer spans of CON/NIC claims")
+    report: Optional[Report] = Field(default=None, description="the full RT4CHART report")
+
+    @property
+    def failing_claims(self) -> list[ClaimVerdict]:
+        return [c for c in self.claims if c.label in (Label.CON, Label.NIC)]
+
+
+# ---- a LlamaIndex LLM as the judge ------------------------------------------------------------
+
+
+class LlamaIndexJudge(ChatJudge):
+    """Any LlamaIndex ``LLM`` as an RT4CHART judge: ``achat`` with the JSON schema in the system
+    prompt (the reply is parsed leniently; caching, retries, salvage come from ChatJudge)."""
+
+    def __init__(self, llm: Any, *, name: str | None = None, **kwargs: Any):
+        if not isinstance(llm, LLM):
+            raise InvalidInput(f"LlamaIndexJudge needs a llama_index LLM, got {type(llm).__name__}")
+        self.llm = llm
+        model = getattr(getattr(llm, "metadata", None), "model_name", None)
+        default = f"llama-index:{type(llm).__name__}:{model}" if model else model_label(llm, "llama-index")
+        super().__init__(name=name or default, **kwargs)
+
+    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        messages = [
+            ChatMessage(role=MessageRole.SYSTEM, content=system + json_instruction(schema)),
+            ChatMessage(role=MessageRole.USER, content=user),
+        ]
+        resp = await self.llm.achat(messages)
+        usage = _usage(getattr(resp, "raw", None))
+        return ChatReply(message_text(resp.message.content), *usage)
+
+
+def _usage(raw: Any) -> tuple[int, int]:
+    usage = raw.get("usage") if isinstance(raw, dict) else getattr(raw, "usage", None)
+    if usage is None:
+        return 0, 0
+    get = usage.get if isinstance(usage, dict) else lambda k, d=None: getattr(usage, k, d)
+    return int(get("prompt_tokens", 0) or 0), int(get("completion_tokens", 0) or 0)
+
+
+def _wrap(judge: Any) -> LlamaIndexJudge | None:
+    return LlamaIndexJudge(judge) if isinstance(judge, LLM) else None
+
+
+# ---- the evaluator ------------------------------------------------------------------------------
+
+
+class RT4ChartEvaluator(BaseEvaluator):
+    """Claim-level RAG faithfulness (RT4CHART) as a LlamaIndex evaluator.
+
+    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
+    :class:`rt4chart_plugins.Judge`, or any LlamaIndex ``LLM``. Other keyword arguments are
+    pipeline options (``decomposition``, ``window_size``, ...).
+    ``on_error``: ``"invalid"`` (default) returns ``invalid_result=True`` with the reason;
+    ``"raise"`` raises.
+    """
+
+    def __init__(self, judge: Any = None, *, judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4,
+                 on_error: Literal["invalid", "raise"] = "invalid", **options: Any):
+        self.judge = judge
+        self.on_error = on_error
+        self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
+
+    @property
+    def verifier(self) -> Verifier:
+        return self._verifier
+
+    def _get_prompts(self) -> PromptDictType:
+        # The prompts live in rt4chart_plugins.judges.prompts (audited in one place), not here.
+        return {}
+
+    def _update_prompts(self, prompts_dict: PromptDictType) -> None:
+        if prompts_dict:
+            raise InvalidInput("RT4ChartEvaluator has no LlamaIndex prompts to update; see rt4chart_plugins.judges.prompts")
+
+    async def aevaluate(
+        self,
+        query: Optional[str] = None,
+        response: Optional[str] = None,
+        contexts: Optional[Sequence[str]] = None,
+        sleep_time_in_seconds: int = 0,
+        **kwargs: Any,
+    ) -> RT4ChartEvaluationResult:
+        ctx = context_list(contexts)
+        base = {"query": query, "response": response, "contexts": ctx}
+        if response is None:
+            return self._invalid(base, "response is required (the answer to verify)")
+        if sleep_time_in_seconds:
+            import asyncio
+
+            await asyncio.sleep(sleep_time_in_seconds)
+        report = await averify_safely(self._verifier, ctx, response, query)
+        if report.state == "failed":
+            return self._invalid(base, report.error or "verification failed", report)
+        return RT4ChartEvaluationResult(
+            **base,
+            passing=not report.hallucinated,
+            score=report.score,
+            feedback=reason_text(report),
+            label=report.label,
+            hallucinated=report.hallucinated,
+            state=report.state,
+            claims=report.claims,
+            unfaithful_spans=report.unfaithful_spans,
+            report=report,
+        )
+
+    def _invalid(self, base: dict, reason: str, report: Report | None = None) -> RT4ChartEvaluationResult:
+        if self.on_error == "raise":
+            raise (JudgeError(reason) if report is not None else InvalidInput(reason))
+        return RT4ChartEvaluationResult(
+            **base, invalid_result=True, invalid_reason=reason, feedback=f"verification failed: {reason}",
+            state="failed", report=report,
+        )
