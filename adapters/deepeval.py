@@ -1,0 +1,212 @@
+"""DeepEval: the verifier as a ``BaseMetric``.
+
+    from rt4chart_plugins.adapters.deepeval import RT4ChartMetric
+
+    metric = RT4ChartMetric(threshold=0.8)                  # embedded offline judge
+    metric = RT4ChartMetric(threshold=0.8, judge=my_model)   # a DeepEvalBaseLLM (or "gpt-4.1")
+    deepeval.evaluate(test_cases=[...], metrics=[metric])   # or assert_test(test_case, [metric])
+
+It reads ``actual_output`` (the answer), ``retrieval_context`` (the context) and ``input`` (the
+question). ``score`` is the fraction of judged claims the context entails; ``success`` is
+``score >= threshold``; ``reason`` names every contradicted (CON) and baseless (NIC) claim with its
+answer span and evidence; ``verbose_logs`` is the claim-level report as JSON
+(:func:`report_from_metric_data` reads it back from an evaluation result).
+
+A verification that fails (judge unreachable, bad input) sets ``metric.error`` and
+``success=False`` with ``score`` None, as deepeval does for a metric that errored: the run goes on.
+
+``deepeval.evaluate`` re-creates each metric from its attributes named like ``__init__``
+parameters, so every parameter is stored under its own name (pipeline options in ``options``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import Report
+from rt4chart_plugins.verifier import Verifier
+
+from ._common import (
+    JUDGE_NAMES, RESPONSE_MODELS, as_json_text, averify_safely, build_verifier, context_list, json_instruction,
+    reason_text, report_payload, run_sync,
+)
+
+try:
+    from deepeval.metrics import BaseMetric
+    from deepeval.metrics.utils import construct_verbose_logs
+    from deepeval.models import DeepEvalBaseLLM
+    from deepeval.test_case import LLMTestCase, SingleTurnParams
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise MissingExtra("deepeval", "deepeval") from exc
+
+__all__ = ["RT4ChartMetric", "DeepEvalJudge", "report_from_metric_data"]
+
+
+# ---- a deepeval model as the judge -----------------------------------------------------------
+
+
+class DeepEvalJudge(ChatJudge):
+    """A deepeval model (``DeepEvalBaseLLM``: ``a_generate(prompt, schema=...)``) as an RT4CHART
+    judge. The schema is passed as a pydantic class where the model takes one; a model that
+    returns text (or ``(result, cost)``) is parsed leniently."""
+
+    def __init__(self, model: Any, *, name: str | None = None, **kwargs: Any):
+        if not isinstance(model, DeepEvalBaseLLM):
+            raise InvalidInput(f"DeepEvalJudge needs a deepeval DeepEvalBaseLLM, got {type(model).__name__}")
+        self.model = model
+        try:
+            model_name = model.get_model_name()
+        except Exception:  # noqa: BLE001 - a custom model may not implement it well
+            model_name = None
+        super().__init__(name=name or f"deepeval:{type(model).__name__}" + (f":{model_name}" if model_name else ""),
+                         **kwargs)
+
+    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        prompt = f"{system}{json_instruction(schema)}\n\n{user}"
+        response_model = RESPONSE_MODELS.get(schema_name)
+        generate = getattr(self.model, "a_generate_with_schema", None)
+        if response_model is not None and generate is not None:
+            result = await generate(prompt, schema=response_model)
+        else:
+            result = await self.model.a_generate(prompt)
+        if isinstance(result, tuple) and len(result) == 2:  # native models: (result, cost)
+            result = result[0]
+        return ChatReply(as_json_text(result))
+
+
+def _wrap(judge: Any) -> DeepEvalJudge | None:
+    return DeepEvalJudge(judge) if isinstance(judge, DeepEvalBaseLLM) else None
+
+
+def _resolve_judge(judge: Any) -> Any:
+    """deepeval model names ("gpt-4.1", ...) become deepeval's own model objects."""
+    if isinstance(judge, str) and judge not in JUDGE_NAMES:
+        from deepeval.metrics.utils import initialize_model
+
+        model, _native = initialize_model(judge)
+        return model
+    return judge
+
+
+def report_from_metric_data(metric_data: Any) -> dict[str, Any] | None:
+    """The claim-level report (label, score, state, claims with spans, evidence, reasons) from a
+    deepeval ``MetricData`` of this metric, as found in ``evaluate(...).test_results[i].metrics_data``."""
+    logs = getattr(metric_data, "verbose_logs", None)
+    if not logs:
+        return None
+    try:
+        return json.loads(logs)
+    except ValueError:
+        return None
+
+
+# ---- the metric ---------------------------------------------------------------------------------
+
+
+class RT4ChartMetric(BaseMetric):
+    """Claim-level RAG faithfulness (RT4CHART) as a deepeval metric.
+
+    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
+    :class:`rt4chart_plugins.Judge`, a ``DeepEvalBaseLLM``, or a deepeval model name.
+    ``options`` / extra keyword arguments: pipeline options (``decomposition``, ``window_size``, ...).
+    After ``measure``: ``score``, ``success``, ``reason``, ``verbose_logs`` (JSON), and on the
+    instance also ``report`` (the typed :class:`rt4chart_plugins.Report`) and ``claims``.
+    """
+
+    _required_params: list[SingleTurnParams] = [SingleTurnParams.ACTUAL_OUTPUT, SingleTurnParams.RETRIEVAL_CONTEXT]
+
+    def __init__(
+        self,
+        threshold: float = 0.5,
+        judge: Any = None,
+        judge_kwargs: dict[str, Any] | None = None,
+        include_reason: bool = True,
+        async_mode: bool = True,
+        strict_mode: bool = False,
+        verbose_mode: bool = False,
+        concurrency: int = 4,
+        options: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ):
+        # every __init__ argument under its own name: deepeval.evaluate() re-creates the metric from them
+        self.threshold = 1.0 if strict_mode else threshold
+        self.judge = judge
+        self.judge_kwargs = judge_kwargs
+        self.include_reason = include_reason
+        self.async_mode = async_mode
+        self.strict_mode = strict_mode
+        self.verbose_mode = verbose_mode
+        self.concurrency = concurrency
+        self.options = {**(options or {}), **kwargs}
+        self._verifier = build_verifier(_resolve_judge(judge), _wrap, judge_kwargs=judge_kwargs,
+                                        concurrency=concurrency, **self.options)
+        self.using_native_model = False
+        self.evaluation_model = self._judge_name()
+        self.report: Report | None = None
+        self.claims: list[dict[str, Any]] = []
+
+    @property
+    def verifier(self) -> Verifier:
+        return self._verifier
+
+    def _judge_name(self) -> str:
+        try:
+            return self._verifier.judge.name
+        except Exception:  # noqa: BLE001 - a judge that cannot be built yet fails at measure time
+            return str(self.judge or "local")
+
+    @property
+    def __name__(self) -> str:  # noqa: PLW3201 - deepeval's metric name
+        return "RT4CHART Faithfulness"
+
+    # -- measure ------------------------------------------------------------------------------
+
+    def _read(self, test_case: LLMTestCase) -> tuple[list[str], str, str | None]:
+        for param in self._required_params:  # deepeval's own check, with its own error message
+            if getattr(test_case, param.value, None) is None:
+                from deepeval.errors import MissingTestCaseParamsError
+
+                raise MissingTestCaseParamsError(f"'{param.value}' cannot be None for the '{self.__name__}' metric")
+        question = test_case.input if isinstance(test_case.input, str) else None
+        return context_list(test_case.retrieval_context), test_case.actual_output, question
+
+    def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
+        context, answer, question = self._read(test_case)
+        report = run_sync(averify_safely(self._verifier, context, answer, question))
+        return self._apply(report)
+
+    async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
+        context, answer, question = self._read(test_case)
+        report = await averify_safely(self._verifier, context, answer, question)
+        return self._apply(report)
+
+    def _apply(self, report: Report) -> float | None:
+        self.report = report
+        self.claims = [c for c in report_payload(report)["claims"]]
+        self.score_breakdown = {"label": report.label.value if report.label else None, "state": report.state,
+                                "claims": len(report.claims)}
+        self.reason = reason_text(report) if self.include_reason else None
+        if report.state == "failed":
+            self.error = report.error or "verification failed"
+            self.score = None
+            self.success = False
+        else:
+            self.error = None
+            self.score = report.score
+            self.success = self.score >= self.threshold
+        self.verbose_logs = construct_verbose_logs(self, steps=[
+            json.dumps(report_payload(report), ensure_ascii=False, indent=1),
+            f"Score: {self.score}\nReason: {self.reason}",
+        ])
+        return self.score
+
+    def is_successful(self) -> bool:
+        if self.error is not None or self.score is None:
+            self.success = False
+        else:
+            self.success = self.score >= self.threshold
+        return self.success
