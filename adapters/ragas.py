@@ -1,0 +1,235 @@
+"""Ragas: the verifier as a metric for ``ragas.evaluate()`` and for ``@experiment`` code.
+
+    from rt4chart_plugins.adapters.ragas import RT4ChartFaithfulness, reports_from_result
+
+    metric = RT4ChartFaithfulness()               # embedded offline judge
+    metric = RT4ChartFaithfulness(judge=my_llm)   # a ragas LLM (llm_factory(...) or LangchainLLMWrapper)
+    result = ragas.evaluate(dataset, metrics=[metric], run_config=RunConfig(timeout=600))
+    result.to_pandas()["rt4chart_faithfulness"]                        # the scores
+    result.traces[0]["rt4chart_faithfulness"]["rt4chart_report"]["output"]["claims"]  # claim details
+    metric.reports_for(result)                                          # the typed reports, row by row
+
+``RT4ChartFaithfulness`` is a legacy ``SingleTurnMetric`` (the only kind ``ragas.evaluate()``
+accepts); it reads ``response``, ``retrieved_contexts`` and, when present, ``user_input``, and
+returns the fraction of judged claims that the context entails. The claim-level verdicts (label,
+answer span, evidence, reason) travel as a child run ``rt4chart_report`` of the metric's run, so
+they appear in ``result.traces`` / ``result.ragas_traces`` and in any LangChain tracer; the metric
+also keeps every typed :class:`rt4chart_plugins.Report` (``metric.reports_for(result)``).
+
+``RT4ChartFaithfulnessV2`` is the newer "collections" style: ``await metric.ascore(user_input=...,
+response=..., retrieved_contexts=...)`` returns a ``MetricResult`` whose ``value`` is the score,
+``reason`` names the failing claims with their evidence, ``traces`` holds the claim-level report,
+and ``.report`` the typed report; it is what ``@experiment`` functions call.
+
+Failures follow ragas' conventions, never silently: an answer with nothing verifiable scores 1.0
+(state ``no_claims`` in the trace; ragas' own Faithfulness gives NaN there). A row of which not a
+single claim could be judged (judge unreachable, bad input) raises inside the metric, so that
+``ragas.evaluate`` logs the error and scores that row NaN (or raises with
+``raise_exceptions=True``), exactly as it does for its own metrics; the failed report, with its
+error, is still in ``metric.reports_for(result)``. ``RT4ChartFaithfulnessV2`` returns
+``MetricResult(value=nan, reason="verification failed: ...")`` instead of raising. When only some
+claims could be judged, the score uses those and the trace lists the others as unjudged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import Report
+from rt4chart_plugins.verifier import Verifier
+
+from ._common import (
+    RESPONSE_MODELS, as_json_text, averify_safely, build_verifier, context_list, json_instruction, model_label,
+    reason_text, report_payload,
+)
+
+try:
+    from langchain_core.prompt_values import StringPromptValue
+    from ragas.callbacks import ChainType, new_group
+    from ragas.dataset_schema import SingleTurnSample
+    from ragas.llms.base import BaseRagasLLM, InstructorBaseRagasLLM
+    from ragas.metrics.base import MetricOutputType, MetricType, SingleTurnMetric
+    from ragas.metrics.collections.base import BaseMetric as CollectionsBaseMetric
+    from ragas.metrics.result import MetricResult
+    from ragas.run_config import RunConfig
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise MissingExtra("ragas", "ragas") from exc
+
+__all__ = ["RT4ChartFaithfulness", "RT4ChartFaithfulnessV2", "RagasJudge", "reports_from_result", "TRACE_NAME"]
+
+#: name of the child run that carries the claim-level report in ragas traces
+TRACE_NAME = "rt4chart_report"
+
+
+# ---- a ragas LLM as the judge -----------------------------------------------------------------
+
+
+class RagasJudge(ChatJudge):
+    """A ragas LLM as an RT4CHART judge.
+
+    ``InstructorBaseRagasLLM`` (from ``ragas.llms.llm_factory``): ``agenerate(prompt,
+    response_model)`` with a pydantic model of the verdicts (structured output).
+    ``BaseRagasLLM`` (``LangchainLLMWrapper``, ``LlamaIndexLLMWrapper``): ``generate`` with the JSON
+    schema in the prompt (ragas' retries and finish check apply), parsed leniently.
+    """
+
+    def __init__(self, llm: Any, *, name: str | None = None, **kwargs: Any):
+        if not isinstance(llm, (InstructorBaseRagasLLM, BaseRagasLLM)):
+            raise InvalidInput(f"RagasJudge needs a ragas LLM, got {type(llm).__name__}")
+        self.llm = llm
+        inner = getattr(llm, "langchain_llm", None) or getattr(llm, "llm", None)
+        default = model_label(llm, "ragas")
+        if inner is not None and default == f"ragas:{type(llm).__name__}":
+            default = model_label(inner, f"ragas:{type(llm).__name__}")
+        super().__init__(name=name or default, **kwargs)
+
+    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        prompt = f"{system}{json_instruction(schema)}\n\n{user}"
+        response_model = RESPONSE_MODELS.get(schema_name)
+        if isinstance(self.llm, InstructorBaseRagasLLM) and response_model is not None:
+            return ChatReply(as_json_text(await self.llm.agenerate(prompt, response_model)))
+        if isinstance(self.llm, InstructorBaseRagasLLM):  # pragma: no cover - every schema has a model
+            raise JudgeError(f"no response model for schema {schema_name!r}")
+        result = await self.llm.generate(StringPromptValue(text=prompt), n=1, temperature=0.0)
+        text = result.generations[0][0].text if result.generations and result.generations[0] else ""
+        usage = (result.llm_output or {}).get("token_usage") or {}
+        return ChatReply(text, int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0))
+
+
+def _wrap(judge: Any) -> RagasJudge | None:
+    return RagasJudge(judge) if isinstance(judge, (InstructorBaseRagasLLM, BaseRagasLLM)) else None
+
+
+def _key(question: Any, answer: Any, contexts: Any) -> tuple:
+    return (question, answer, tuple(contexts or ()))
+
+
+# ---- ragas.evaluate(): a legacy SingleTurnMetric ------------------------------------------------
+
+
+@dataclass
+class RT4ChartFaithfulness(SingleTurnMetric):
+    """Claim-level RAG faithfulness (RT4CHART) for ``ragas.evaluate()``.
+
+    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
+    :class:`rt4chart_plugins.Judge`, or a ragas LLM. ``options``: pipeline options
+    (``decomposition``, ``window_size``, ...). The judge is deliberately not the ``llm`` field of
+    ``MetricWithLLM``: ragas would then build an OpenAI client when none is given.
+    """
+
+    name: str = "rt4chart_faithfulness"
+    _required_columns: dict[MetricType, set[str]] = field(
+        default_factory=lambda: {MetricType.SINGLE_TURN: {"user_input:optional", "response", "retrieved_contexts"}}
+    )
+    output_type: MetricOutputType = MetricOutputType.CONTINUOUS
+    judge: Any = None
+    judge_kwargs: dict[str, Any] | None = None
+    concurrency: int = 4
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._verifier = build_verifier(self.judge, _wrap, judge_kwargs=self.judge_kwargs,
+                                        concurrency=self.concurrency, **self.options)
+        self._reports: dict[tuple, Report] = {}
+
+    @property
+    def verifier(self) -> Verifier:
+        return self._verifier
+
+    def init(self, run_config: RunConfig) -> None:
+        """Nothing to set up: the judge is built lazily and shared (ragas calls this per run)."""
+
+    async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:
+        question = sample.user_input if isinstance(sample.user_input, str) else None
+        contexts = context_list(sample.retrieved_contexts)
+        answer = sample.response
+        rm, _group = new_group(
+            TRACE_NAME,
+            inputs={"data": {"user_input": question, "response": answer, "retrieved_contexts": contexts}},
+            callbacks=callbacks,
+            metadata={"type": ChainType.RAGAS_PROMPT},
+        )
+        report = await averify_safely(self._verifier, contexts, answer if isinstance(answer, str) else "", question)
+        if not isinstance(answer, str):
+            report.error = report.error or "response is missing: add `response` to the sample"
+        self._reports[_key(question, answer, sample.retrieved_contexts)] = report
+        rm.on_chain_end({"output": report_payload(report)})
+        if report.state == "failed" or not isinstance(answer, str):
+            # ragas' convention for a row that cannot be scored: raise; evaluate() logs it and
+            # scores the row NaN (or re-raises with raise_exceptions=True)
+            raise JudgeError(f"{self.name}: {report.error or 'verification failed'}")
+        return float(report.score)
+
+    # -- the reports, after a run ------------------------------------------------------------
+
+    def report_for(self, sample: SingleTurnSample | dict) -> Report | None:
+        """The report of a sample this metric has scored (None if it has not)."""
+        data = sample if isinstance(sample, dict) else sample.model_dump()
+        return self._reports.get(_key(data.get("user_input"), data.get("response"), data.get("retrieved_contexts")))
+
+    def reports_for(self, result: Any) -> list[Report | None]:
+        """The typed report of every row of a ``ragas.evaluate()`` result, in row order."""
+        return [self.report_for(sample) for sample in result.dataset]
+
+    @property
+    def reports(self) -> list[Report]:
+        """Every report this metric has produced, in completion order."""
+        return list(self._reports.values())
+
+
+def reports_from_result(result: Any, metric_name: str = "rt4chart_faithfulness") -> list[dict[str, Any] | None]:
+    """The claim-level report of every row, read from a ``ragas.evaluate()`` result's traces (JSON
+    dicts: label, score, state, error, claims with answer spans, evidence and reasons)."""
+    out: list[dict[str, Any] | None] = []
+    for row in result.traces:
+        trace = row.get(metric_name, {}) if isinstance(row, dict) else {}
+        entry = trace.get(TRACE_NAME) if isinstance(trace, dict) else None
+        out.append(entry.get("output") if isinstance(entry, dict) and entry.get("output") else None)
+    return out
+
+
+# ---- @experiment: the collections style ---------------------------------------------------------
+
+
+class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
+    """The collections-style metric: ``await metric.ascore(user_input=..., response=...,
+    retrieved_contexts=...)`` -> ``MetricResult(value, reason, traces)``, with the typed report
+    as ``result.report``. Same ``judge`` choices as :class:`RT4ChartFaithfulness` (a ragas LLM
+    from ``llm_factory`` included); extra keyword arguments are pipeline options.
+    """
+
+    def __init__(self, judge: Any = None, *, name: str = "rt4chart_faithfulness", judge_kwargs: dict[str, Any] | None = None,
+                 concurrency: int = 4, **options: Any):
+        # not stored as `llm`: the collections base would then demand an InstructorLLM
+        self.judge = judge
+        self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
+        super().__init__(name=name, allowed_values=(0.0, 1.0))
+
+    @property
+    def verifier(self) -> Verifier:
+        return self._verifier
+
+    async def ascore(self, user_input: str | None = None, response: str | None = None,
+                     retrieved_contexts: list[str] | None = None, **_: Any) -> MetricResult:
+        contexts = context_list(retrieved_contexts)
+        report = await averify_safely(self._verifier, contexts, response, user_input)  # type: ignore[arg-type]
+        value = float("nan") if report.state == "failed" else float(report.score)
+        result = MetricResult(
+            value=value,
+            reason=reason_text(report),
+            traces={"input": {"user_input": user_input, "response": response, "retrieved_contexts": contexts},
+                    "output": report_payload(report)},
+        )
+        result.report = report  # type: ignore[attr-defined]
+        return result
+
+    def score(self, **kwargs: Any) -> MetricResult:
+        """Sync scoring; works inside a running loop too (ragas' own raises there)."""
+        from ._common import run_sync
+
+        return run_sync(self.ascore(**kwargs))
