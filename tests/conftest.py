@@ -25,10 +25,13 @@ POLICY_ANSWER = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory, monkeypatch):
-    """Each test session gets its own judge cache: no test passes from a stale one."""
-    monkeypatch.setenv("RT4CHART_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "judge-cache"))
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_cache(tmp_path_factory):
+    """Each test session gets its own, empty judge cache: no test passes from a stale one.
+    Session-scoped so that it is in place before any module-scoped fixture builds a judge."""
+    os.environ["RT4CHART_CACHE_DIR"] = str(tmp_path_factory.mktemp("judge-cache"))
+    yield
+    os.environ.pop("RT4CHART_CACHE_DIR", None)
 
 
 @pytest.fixture(scope="session")

@@ -87,9 +87,11 @@ class OpenAIJudge(ChatJudge):
                     response_format=self._response_format(schema, schema_name),
                 )
                 break
-            except openai.BadRequestError as exc:
+            except openai.APIStatusError as exc:
+                # Servers without json_schema support reject it, some with a 500 (llama.cpp's
+                # server): fall back to json_object with the schema, as they document.
                 if self._schema_mode == "json_schema" and "response_format" in str(exc).lower():
-                    self._schema_mode = "json_object"  # older servers: schema in json_object
+                    self._schema_mode = "json_object"
                     continue
                 raise
         usage = resp.usage
