@@ -185,6 +185,7 @@ def test_real_judge_invoke_and_batch(embedded_judge):
     out = chain.invoke(QUESTION)
     report = out["verification"]
     assert isinstance(report, Report) and report.state == "verified"
+    assert report.cost.judge_calls > 0 and report.cost.cache_hits == 0  # judged now, not cached
     assert report.label.value == "CON" and report.hallucinated
     check_claims([c.model_dump(mode="json") for c in report.claims])
     assert [s.text for s in report.unfaithful_spans] == [SENTENCES[0], SENTENCES[2]]
