@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import POLICY_ANSWER, POLICY_CONTEXT
+from policy_example import POLICY_ANSWER, POLICY_CONTEXT
 from rt4chart_plugins import Label, Verifier
 
 pytestmark = pytest.mark.model

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import POLICY_ANSWER, POLICY_CONTEXT
+from policy_example import POLICY_ANSWER, POLICY_CONTEXT
 from rt4chart_plugins import Label, Verifier
 from rt4chart_plugins.judges.openai_compat import OpenAIJudge
 
