@@ -122,6 +122,37 @@ def cmd_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Run RT4CHART systems over RAGTruth or WiCE rows and print the table (rt4chart_plugins.bench)."""
+    from .bench.main import run_benchmark
+
+    if args.decomposition or args.no_global:
+        print("rt4chart bench: --decomposition and --no-global are set per system; choose with --systems",
+              file=sys.stderr)
+        return 2
+    kwargs: dict = {}
+    if args.no_cache:
+        kwargs["cache"] = False
+    if args.judge == "openai":
+        kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
+                                         ("model", args.openai_model)) if v})
+    elif args.model_path:
+        kwargs["model_path"] = args.model_path
+    subset = args.subset if args.subset or args.dataset == "wice" else "test-150"
+    summary, table, stats = run_benchmark(
+        dataset=args.dataset, subset=subset, split=args.split, limit=args.limit, data_dir=args.data_dir,
+        systems=args.systems, judge=args.judge, judge_kwargs=kwargs,
+        base_config={"window_size": args.window_size, "window_overlap": args.window_overlap},
+        run=args.run, out=args.out, concurrency=args.concurrency, progress=not args.quiet,
+    )
+    for s in stats:
+        print(f"{s.system}: {s.total} rows, {s.skipped} already done, {s.ok} run, {s.failed} could not be judged",
+              file=sys.stderr)
+    print(table)
+    print(f"→ {summary['meta']['run_dir']}/summary.json, table.md", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rt4chart", description="Claim-level hallucination detection for RAG (RT4CHART)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -148,6 +179,21 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("name", nargs="?", help=f"one of: {', '.join(models.MODELS)} (default {models.DEFAULT_MODEL})")
     m.add_argument("-q", "--quiet", action="store_true")
     m.set_defaults(func=cmd_model)
+
+    b = sub.add_parser("bench", help="benchmark RT4CHART systems on RAGTruth or WiCE")
+    b.add_argument("--dataset", choices=["ragtruth", "wice"], default="ragtruth")
+    b.add_argument("--subset", help="test-150 | dev-60 | PATH to a file of ids (RAGTruth default: test-150; "
+                                    "WiCE default: all claims)")
+    b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
+    b.add_argument("--limit", type=int, help="only the first N selected rows")
+    b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
+    b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all")
+    b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
+    b.add_argument("--out", default="results", help="results folder (default: results)")
+    b.add_argument("--concurrency", type=int, default=1, help="rows in flight per system")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _judge_args(b)
+    b.set_defaults(func=cmd_bench)
     return parser
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from .config import PipelineConfig
 from .errors import InvalidInput
 from .judges.base import Judge
-from .pipeline.aggregate import answer_verdict, merge_spans, unfaithful_spans
+from .pipeline.aggregate import answer_verdict, unfaithful_spans
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
@@ -176,8 +176,7 @@ async def _ask_phrases(claims: list[Claim], final: dict[int, Judgement], context
     their phrase: ask now, only for those, with the whole (single-window) context."""
     from .judges.base import VerifyRequest
 
-    need = [c for c in claims if c.id in final and final[c.id].label != Label.ENT and not final[c.id].phrase
-            and not final[c.id].reason == "the context is empty"]
+    need = [c for c in claims if c.id in final and final[c.id].label != Label.ENT and not final[c.id].phrase]
     if not need:
         return
     result = await judge.verify(VerifyRequest(mode="local", sentences=context, claims=need, question=question,
