@@ -1,0 +1,98 @@
+"""One benchmark run: select rows, run each system (resumably), score, write the report."""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInput
+from ..verifier import Verifier
+from . import metrics
+from .datasets import load_ragtruth, load_wice, resolve_data_dir
+from .report import write_report
+from .runner import RunStats, load_records, run_system
+from .systems import System, select
+
+
+def default_run_name(dataset: str, subset: str | None, split: str | None, limit: int | None) -> str:
+    name = f"{dataset}-{Path(subset).stem if subset else 'all'}"
+    if split:
+        name += f"-{split}"
+    if limit:
+        name += f"-n{limit}"
+    return name
+
+
+def _check_run_meta(run_dir: Path, meta: dict) -> None:
+    """A run directory holds one dataset, judge and pipeline setting: resuming with another would
+    mix predictions silently."""
+    path = run_dir / "run.json"
+    if path.exists():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        diff = [k for k in ("dataset", "judge", "judge_kwargs", "base_config") if old.get(k) != meta.get(k)]
+        if diff:
+            raise InvalidInput(f"{run_dir} was run with a different {', '.join(diff)}; use another --run name")
+    else:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+
+def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None = None, limit: int | None = None,
+                  data_dir: str | Path | None = None, systems: str | None = None, judge: str | None = None,
+                  judge_kwargs: dict[str, Any] | None = None, base_config: dict[str, Any] | None = None,
+                  run: str | None = None, out: str | Path = "results", concurrency: int = 1,
+                  progress: bool = True) -> tuple[dict, str, list[RunStats]]:
+    """Returns (summary, Markdown table, per-system run stats)."""
+    if dataset not in ("ragtruth", "wice"):
+        raise InvalidInput(f"unknown dataset {dataset!r}: use ragtruth or wice")
+    root = resolve_data_dir(data_dir)
+    if dataset == "ragtruth":
+        rows: list = load_ragtruth(root, subset, split=split, limit=limit)
+    else:
+        if split:
+            raise InvalidInput("WiCE has one split (dev); drop --split")
+        rows = load_wice(root, subset, limit=limit)
+    chosen = select(systems, dataset)
+    judge_kwargs = judge_kwargs or {}
+    base_config = base_config or {}
+    run_dir = Path(out) / (run or default_run_name(dataset, subset, split, limit))
+    public_kwargs = {k: str(v) for k, v in judge_kwargs.items() if k != "api_key"}
+    _check_run_meta(run_dir, {"dataset": dataset, "judge": judge or "default", "judge_kwargs": public_kwargs,
+                              "base_config": base_config})
+
+    def make_verifier(system: System) -> Verifier:
+        return Verifier(judge, judge_kwargs=judge_kwargs, **system.pipeline_config(dataset, base_config))
+
+    stats: list[RunStats] = []
+    results: dict[str, dict] = {}
+    judges: set[str] = set()
+    for system in chosen:
+        path = run_dir / f"{system.name}.jsonl"
+        stats.append(run_system(system, rows, path, make_verifier=make_verifier, concurrency=concurrency,
+                                progress=progress))
+        preds = load_records(path)
+        judges.update(p.get("judge") for r in rows if (p := preds.get(r.id)) and p.get("judge") not in (None, "none"))
+        results[system.name] = (metrics.evaluate_ragtruth if dataset == "ragtruth" else metrics.evaluate_wice)(rows, preds)
+        results[system.name]["description"] = system.description
+    selection = f"subset {subset or 'all'}" + (f", split {split}" if split else "") + (f", first {limit}" if limit else "")
+    summary = {
+        "meta": {
+            "dataset": dataset, "subset": subset, "split": split, "limit": limit, "rows": len(rows),
+            "selection": f"{selection} ({len(rows)} rows)", "data_dir": str(root),
+            "judge": ", ".join(sorted(judges)) or (judge or "default"), "judge_kwargs": public_kwargs,
+            "base_config": base_config, "run_dir": str(run_dir),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "machine": f"{platform.machine()}, {platform.system()}, "
+            f"{_cpus()} CPU cores",
+        },
+        "systems": results,
+    }
+    return summary, write_report(run_dir, summary), stats
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 1

@@ -1,0 +1,80 @@
+"""``summary.json`` (every number, machine-readable) and ``table.md`` (the same, for people)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def _f(x: float | None, digits: int = 3) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def _row(cells: list[object]) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def _table(header: list[str], rows: list[list[object]]) -> list[str]:
+    return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
+
+
+def _cost_cells(c: dict) -> list[str]:
+    return [_f(c["seconds_median"], 2), _f(c["seconds_p90"], 2), _f(c["judge_calls_mean"], 1), _f(c["tokens_mean"], 0)]
+
+
+def ragtruth_markdown(summary: dict) -> str:
+    systems = summary["systems"]
+    lines = [f"### RAGTruth — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
+    lines += _table(
+        ["system", "n", "unjudged", "ans P", "ans R", "ans F1", "AUC", "AUC claim", "span P", "span R", "span F1",
+         "phrase P", "phrase R", "phrase F1", "s median", "s p90", "calls/row", "tokens/row"],
+        [[name, m["overall"]["n"], m["overall"]["unjudged"],
+          *(_f(m["overall"]["answer"][k]) for k in ("precision", "recall", "f1")),
+          _f(m["overall"]["auc"]), _f(m["overall"]["auc_claim"]),
+          *(_f(m["overall"]["span"][k]) for k in ("precision", "recall", "f1")),
+          *(_f(m["overall"]["phrase_span"][k]) for k in ("precision", "recall", "f1")),
+          *_cost_cells(m["cost"])] for name, m in systems.items()],
+    )
+    lines += ["", "Per task type:", ""]
+    lines += _table(
+        ["system", "task", "n", "positives", "ans P", "ans R", "ans F1", "AUC", "span P", "span R", "span F1", "phrase F1"],
+        [[name, task, b["n"], b["positives"], *(_f(b["answer"][k]) for k in ("precision", "recall", "f1")),
+          _f(b["auc"]), *(_f(b["span"][k]) for k in ("precision", "recall", "f1")), _f(b["phrase_span"]["f1"])]
+         for name, m in systems.items() for task, b in m["by_task"].items()],
+    )
+    lines += ["", "Gold span type vs. the label of the overlapping claim(s):", ""]
+    lines += _table(
+        ["system", "gold", "CON", "NIC", "ENT", "none"],
+        [[name, kind, *(m["confusion"][kind][k] for k in ("CON", "NIC", "ENT", "none"))]
+         for name, m in systems.items() for kind in ("conflict", "baseless")],
+    )
+    return "\n".join(lines) + "\n"
+
+
+def wice_markdown(summary: dict) -> str:
+    systems = summary["systems"]
+    lines = [f"### WiCE — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
+
+    def mix(m: dict, gold: str) -> str:
+        d = m["labels_by_gold"].get(gold)
+        return "/".join(str(d[k]) for k in ("ENT", "CON", "NIC", "none")) if d else "–"
+
+    lines += _table(
+        ["system", "n", "unjudged", "label acc", "acc n", "supported ENT/CON/NIC/none",
+         "partially ENT/CON/NIC/none", "not_supported ENT/CON/NIC/none", "evid P", "evid R", "evid F1",
+         "s median", "s p90", "calls/row", "tokens/row"],
+        [[name, m["n"], m["unjudged"], _f(m["label_accuracy"]), m["label_accuracy_n"], mix(m, "supported"),
+          mix(m, "partially_supported"), mix(m, "not_supported"),
+          *(_f(m["evidence"][k]) for k in ("precision", "recall", "f1")), *_cost_cells(m["cost"])]
+         for name, m in systems.items()],
+    )
+    return "\n".join(lines) + "\n"
+
+
+def write_report(run_dir: Path, summary: dict) -> str:
+    """Write ``summary.json`` and ``table.md`` into ``run_dir``; return the Markdown."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    md = (wice_markdown if summary["meta"]["dataset"] == "wice" else ragtruth_markdown)(summary)
+    (run_dir / "table.md").write_text(md, encoding="utf-8")
+    return md

@@ -1,0 +1,131 @@
+"""Run one system over the selected rows and keep one prediction record per row.
+
+Records are appended and flushed to ``results/<run>/<system>.jsonl`` as each row finishes, so an
+interrupted run keeps what it did. A re-run skips the ids already recorded as ``ok`` and retries
+the rows that failed (their old lines are dropped, never duplicated).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..types import Label, Report
+from ..verifier import Verifier
+from .systems import System
+
+
+@dataclass
+class RunStats:
+    system: str
+    total: int
+    skipped: int  # already recorded by an earlier run
+    ok: int
+    failed: int
+
+
+def _pair(span) -> list[int] | None:
+    return [span.start, span.end] if span is not None else None
+
+
+def record(row_id: str, report: Report) -> dict:
+    """The prediction record of one row: what scoring needs, plus each claim's verdict for audit."""
+    ok = report.state != "failed"
+    probs = [c.probs.get(Label.ENT) for c in report.claims if c.judged and c.probs]
+    claim_score = max((1.0 - p for p in probs if p is not None), default=None) if probs else None
+    claims = [{
+        "id": c.id, "text": c.text, "label": c.label.value if c.label else None, "judged": c.judged,
+        "span": _pair(c.answer_span), "phrase_span": _pair(c.phrase_span),
+        "evidence": sorted({e.passage for e in c.evidence}),
+        "evidence_sentence_ids": [e.sentence_id for e in c.evidence],
+        "p_ent": c.probs.get(Label.ENT) if c.probs else None, "error": c.error,
+    } for c in report.claims]
+    return {
+        "id": row_id, "ok": ok, "error": report.error, "state": report.state,
+        "label": report.label.value if report.label else None,
+        "hallucinated": report.hallucinated,
+        "score": 1.0 - report.score if ok else 0.0,  # higher = more likely hallucinated
+        "claim_score": claim_score,
+        "spans": [[s.start, s.end] for s in report.unfaithful_spans],
+        "phrase_spans": [[s.start, s.end] for s in report.phrase_spans],
+        # passage indices cited by any claim (WiCE: the passages are the context sentences)
+        "evidence": sorted({e for c in claims for e in c["evidence"]}),
+        "claims": claims,
+        "cost": report.cost.model_dump(),
+        "judge": report.judge,
+        "notes": report.notes,
+    }
+
+
+def floor_record(row_id: str, answer: str) -> dict:
+    """The floor: every answer flagged, the whole answer as its span, no judge."""
+    whole = [[0, len(answer)]] if answer else []
+    return {"id": row_id, "ok": True, "error": None, "state": "verified", "label": "NIC", "hallucinated": True,
+            "score": 1.0, "claim_score": None, "spans": whole, "phrase_spans": whole, "evidence": [],
+            "claims": [{"id": 0, "text": answer, "label": "NIC", "judged": True, "span": whole[0] if whole else None,
+                        "phrase_span": None, "evidence": [], "evidence_sentence_ids": [], "p_ent": None,
+                        "error": None}],
+            "cost": {"judge_calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0},
+            "judge": "none", "notes": []}
+
+
+def load_records(path: Path) -> dict[str, dict]:
+    """Records by id; a line cut by an interruption is ignored; a later line for an id wins."""
+    out: dict[str, dict] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and "id" in rec:
+            out[str(rec["id"])] = rec
+    return out
+
+
+def _keep_ok(path: Path) -> set[str]:
+    """Rewrite ``path`` with its ok records only; return their ids."""
+    records = load_records(path)
+    keep = {k: v for k, v in records.items() if v.get("ok")}
+    if path.exists():
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text("".join(json.dumps(v) + "\n" for v in keep.values()), encoding="utf-8")
+        tmp.replace(path)
+    return set(keep)
+
+
+def run_system(system: System, rows: Sequence, out_path: Path, *,
+               make_verifier: Callable[[System], Verifier] | None = None, concurrency: int = 1,
+               progress: bool = True) -> RunStats:
+    """Predict every row not yet recorded as ok. ``rows`` are dataset rows with ``id`` and
+    ``verify_input()``; ``make_verifier`` builds the system's verifier (not called for the floor
+    or when nothing is left to do)."""
+    from tqdm import tqdm
+
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    done = _keep_ok(out_path)
+    todo = [r for r in rows if r.id not in done]
+    ok = failed = 0
+    bar = tqdm(total=len(todo), desc=system.name, unit="row", disable=not progress)
+    with open(out_path, "a", encoding="utf-8") as out:
+
+        def write(rec: dict) -> None:
+            nonlocal ok, failed
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            ok, failed = (ok + 1, failed) if rec["ok"] else (ok, failed + 1)
+            bar.update(1)
+
+        if system.floor:
+            for r in todo:
+                write(floor_record(r.id, r.verify_input()["answer"]))
+        elif todo:
+            assert make_verifier is not None, "an RT4CHART system needs make_verifier"
+            verifier = make_verifier(system)
+            verifier.verify_many([r.verify_input() for r in todo], concurrency=concurrency,
+                                 on_result=lambda i, report: write(record(todo[i].id, report)))
+    bar.close()
+    return RunStats(system=system.name, total=len(rows), skipped=len(rows) - len(todo), ok=ok, failed=failed)

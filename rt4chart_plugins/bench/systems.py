@@ -1,0 +1,47 @@
+"""The systems a benchmark compares: RT4CHART configurations and the floor.
+
+Every RT4CHART system uses the same judge (the one chosen on the command line); only pipeline
+knobs differ, so a row of the table isolates what that knob buys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class System:
+    name: str
+    description: str
+    config: dict[str, Any] = field(default_factory=dict)  # PipelineConfig overrides
+    floor: bool = False  # no judge: flags every answer, whole answer as the span
+
+    def pipeline_config(self, dataset: str, base: dict[str, Any] | None = None) -> dict[str, Any]:
+        cfg = {**(base or {}), **self.config}
+        if dataset == "wice":  # a WiCE claim is verified as a one-claim answer
+            cfg["decomposition"] = "sentence"
+        return cfg
+
+
+SYSTEMS: dict[str, System] = {s.name: s for s in (
+    System("rt4chart", "RT4CHART defaults: LLM decomposition, local windows + global verification"),
+    System("rt4chart-no-global", "RT4CHART without the global verification pass", {"global_verification": False}),
+    System("rt4chart-sentence", "RT4CHART with one claim per answer sentence (no LLM decomposition)",
+           {"decomposition": "sentence"}),
+    System("flag-all", "floor: flags every answer as hallucinated, the whole answer as the span", floor=True),
+)}
+
+DEFAULT_SYSTEMS = {"ragtruth": ["rt4chart", "rt4chart-no-global", "rt4chart-sentence", "flag-all"],
+                   "wice": ["rt4chart", "rt4chart-no-global", "flag-all"]}
+
+
+def select(names: str | None, dataset: str) -> list[System]:
+    """Systems from a comma-separated list of names (the dataset's defaults when None)."""
+    wanted = [n.strip() for n in names.split(",") if n.strip()] if names else DEFAULT_SYSTEMS[dataset]
+    unknown = [n for n in wanted if n not in SYSTEMS]
+    if unknown:
+        raise InvalidInput(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
+    return [SYSTEMS[n] for n in dict.fromkeys(wanted)]
