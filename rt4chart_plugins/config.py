@@ -17,6 +17,9 @@ class PipelineConfig(BaseModel):
     sub_sentence_spans: bool = Field(
         True, description="ask the judge for the unsupported phrase of unfaithful claims"
     )
+    fact_check: bool = Field(
+        True, description="overrule ENT when a claim states a number or name the context lacks (pipeline/checks.py)"
+    )
     max_context_chars: int = Field(
         2_000_000, description="contexts longer than this are rejected rather than silently cut"
     )

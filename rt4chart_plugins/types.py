@@ -123,6 +123,7 @@ class ClaimVerdict(BaseModel):
     probs: dict[Label, float] | None = None
     local: LocalVerdict | None = None
     global_checked: bool = False
+    unsupported_facts: list[str] = Field(default_factory=list)  # numbers/names absent from C
     error: str | None = None
 
 

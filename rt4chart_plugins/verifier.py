@@ -18,6 +18,7 @@ from .config import PipelineConfig
 from .errors import InvalidInput
 from .judges.base import Judge
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
+from .pipeline.checks import unsupported_facts
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
@@ -147,6 +148,8 @@ class Verifier:
                            context_sentences, corrections, global_checked=len(windows) > 1 and cfg.global_verification)
             for c in claims
         ]
+        if cfg.fact_check and context_sentences:
+            _apply_fact_check(verdicts, context, question, notes)
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started
         return Report(
@@ -210,6 +213,26 @@ def _claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdic
         answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
         probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
     )
+
+
+def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], question: str | None,
+                      notes: list[str]) -> None:
+    """A claim the judge found supported, but which states a number or a name that the context
+    does not contain anywhere, is baseless: the deterministic check overrules the judge."""
+    text = context if isinstance(context, str) else "\n".join(context)
+    overruled = 0
+    for v in verdicts:
+        if v.label != Label.ENT:
+            continue
+        missing = unsupported_facts(v.text, text, question)
+        if missing:
+            v.unsupported_facts = missing
+            v.label = Label.NIC
+            v.evidence = []
+            v.reason = f"states {', '.join(repr(m) for m in missing)}, found nowhere in the context (judge: {v.reason})"
+            overruled += 1
+    if overruled:
+        notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
 
 
 def _default_reason(j: Judgement) -> str:

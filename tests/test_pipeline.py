@@ -165,3 +165,14 @@ def test_report_json_roundtrip():
 
     report = verifier().verify(context=CONTEXT, answer="It applies to all users.")
     assert Report.model_validate_json(report.model_dump_json()) == report
+
+
+def test_fact_check_overrules_an_ent_verdict_on_a_number_the_context_lacks():
+    rules = {"days": ("trial lasts", None)}
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+        context=CONTEXT, answer="The trial lasts 14 days. The trial lasts 30 days.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.NIC]
+    assert report.claims[1].unsupported_facts == ["30"] and report.claims[1].evidence == []
+    off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False).verify(
+        context=CONTEXT, answer="The trial lasts 30 days.")
+    assert off.claims[0].label == Label.ENT

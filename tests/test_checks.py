@@ -1,0 +1,20 @@
+from rt4chart_plugins.pipeline.checks import names, numbers, unsupported_facts
+
+
+def test_numbers_are_compared_as_values():
+    assert numbers("It costs $1,000 for 5 PM to 9:30 pm, twice.") >= {1000.0, 17.0, 21.0, 2.0}
+    assert unsupported_facts("Open from 5 PM to 9 PM", '{"hours": {"Monday": "17:0-21:0"}}') == []
+    assert unsupported_facts("It lasts fourteen days", "The trial lasts 14 days.") == []
+    assert unsupported_facts("It lasts 30 days", "The trial lasts 14 days.") == ["30"]
+
+
+def test_list_numbering_and_passage_references_are_not_facts():
+    assert numbers("4. Water the plants (Passage 2).") == set()
+    assert unsupported_facts("Step 6: Serve with rice (Passages 1 and 3).", "Serve with rice.") == []
+
+
+def test_names_exclude_sentence_initial_and_common_words():
+    assert names("However, Marie Curie moved to Paris.") == {"marie", "curie", "paris"}
+    assert names("Supports brain function.") == set()
+    assert unsupported_facts("It was founded by Tim Cook.", "Apple was founded in 1976.") == ["cook", "tim"]
+    assert unsupported_facts("Who founded it? Tim Cook.", "x", question="Did Tim Cook found it?") == []
