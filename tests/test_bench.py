@@ -5,15 +5,21 @@ import json
 from pathlib import Path
 
 import pytest
+from scripted_judge import ScriptedJudge
 
-import rt4chart_plugins.cli as cli
 import rt4chart_plugins.verifier as verifier_module
-from rt4chart_plugins import InvalidInput, Verifier
+from rt4chart_plugins import InvalidInput, Verifier, cli
 from rt4chart_plugins.bench import metrics
-from rt4chart_plugins.bench.datasets import GoldSpan, RagTruthRow, WiceRow, load_ragtruth, load_wice, resolve_data_dir
+from rt4chart_plugins.bench.datasets import (
+    GoldSpan,
+    RagTruthRow,
+    WiceRow,
+    load_ragtruth,
+    load_wice,
+    resolve_data_dir,
+)
 from rt4chart_plugins.bench.runner import load_records, run_system
 from rt4chart_plugins.bench.systems import SYSTEMS, select
-from scripted_judge import ScriptedJudge
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 needs_data = pytest.mark.skipif(not (DATA / "ragtruth" / "ragtruth.jsonl").is_file(), reason="no ../shared/data")
@@ -163,7 +169,7 @@ def test_runner_writes_records_counts_a_failing_row_and_resumes(tmp_path):
     judge = ScriptedJudge(RULES, fail_claims={"boom"})
     out = tmp_path / "rt4chart-sentence.jsonl"
     system = SYSTEMS["rt4chart-sentence"]
-    make = lambda s: Verifier(judge, **s.pipeline_config("ragtruth"))  # noqa: E731
+    make = lambda s: Verifier(judge, **s.pipeline_config("ragtruth"))
     stats = run_system(system, _rows(), out, make_verifier=make, progress=False)
     assert (stats.total, stats.skipped, stats.ok, stats.failed) == (3, 0, 2, 1)
     recs = load_records(out)

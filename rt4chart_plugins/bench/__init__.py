@@ -8,4 +8,4 @@ functions), ``systems`` (what is compared), ``runner`` (resumable per-row predic
 from .datasets import RagTruthRow, WiceRow, load_ragtruth, load_wice, resolve_data_dir
 from .systems import SYSTEMS, System
 
-__all__ = ["RagTruthRow", "WiceRow", "load_ragtruth", "load_wice", "resolve_data_dir", "SYSTEMS", "System"]
+__all__ = ["SYSTEMS", "RagTruthRow", "System", "WiceRow", "load_ragtruth", "load_wice", "resolve_data_dir"]
