@@ -37,18 +37,24 @@ def _judge_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
 
 
-def _verifier(args: argparse.Namespace):
-    from .verifier import Verifier
-
-    judge = args.judge
+def _judge_kwargs(args: argparse.Namespace) -> dict:
+    """Judge constructor arguments from the shared judge flags."""
     kwargs: dict = {}
     if args.no_cache:
         kwargs["cache"] = False
-    if judge == "openai":
+    if args.judge == "openai":
         kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
                                          ("model", args.openai_model)) if v})
     elif args.model_path:
         kwargs["model_path"] = args.model_path
+    return kwargs
+
+
+def _verifier(args: argparse.Namespace):
+    from .verifier import Verifier
+
+    kwargs = _judge_kwargs(args)
+    judge = args.judge
     config = {"window_size": args.window_size, "window_overlap": args.window_overlap,
               "global_verification": not args.no_global}
     if args.decomposition:
@@ -130,14 +136,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print("rt4chart bench: --decomposition and --no-global are set per system; choose with --systems",
               file=sys.stderr)
         return 2
-    kwargs: dict = {}
-    if args.no_cache:
-        kwargs["cache"] = False
-    if args.judge == "openai":
-        kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
-                                         ("model", args.openai_model)) if v})
-    elif args.model_path:
-        kwargs["model_path"] = args.model_path
+    kwargs = _judge_kwargs(args)
     subset = args.subset if args.subset or args.dataset == "wice" else "test-150"
     summary, table, stats = run_benchmark(
         dataset=args.dataset, subset=subset, split=args.split, limit=args.limit, data_dir=args.data_dir,
