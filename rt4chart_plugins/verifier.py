@@ -105,8 +105,9 @@ class Verifier:
         return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        started = time.perf_counter()
         _check_input(context, answer, question, self.config.max_context_chars)
+        await asyncio.to_thread(self.judge.prepare)  # a model load is not this sample's cost
+        started = time.perf_counter()
         question = question.strip() or None if question else None
         cost = Cost()
         notes: list[str] = []

@@ -73,6 +73,10 @@ class Judge(ABC):
         """A cheap estimate; local judges override with their tokenizer."""
         return max(1, len(text) // 4)
 
+    def prepare(self) -> None:
+        """Load whatever the judge needs (a model file) before the first timed verification."""
+        return None
+
     async def aclose(self) -> None:  # pragma: no cover - default: nothing to release
         return None
 

@@ -94,6 +94,10 @@ class LlamaCppJudge(Judge):
         self._no = sorted({first(w) for w in prompts.READOUT_NO})
         return self._llm
 
+    def prepare(self) -> None:
+        with self._lock:
+            self._load()
+
     def context_budget(self) -> int:
         return self.n_ctx - _RESERVE
 
