@@ -1,0 +1,78 @@
+"""What the adapters share: judge resolution, reason texts, and MissingExtra when a framework is absent."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from adapter_helpers import ANSWER, CONTEXT, QUESTION, SENTENCES, ScriptedJudge
+from rt4chart_plugins import MissingExtra, Verifier
+from rt4chart_plugins.adapters._common import build_verifier, claims_payload, reason_text, run_sync
+
+FRAMEWORKS = {
+    "langchain": ("langchain_core", "langchain"),
+    "llama_index": ("llama_index", "llama-index"),
+    "deepeval": ("deepeval", "deepeval"),
+    "ragas": ("ragas", "ragas"),
+}
+
+
+@pytest.mark.parametrize("adapter", sorted(FRAMEWORKS))
+def test_missing_framework_raises_missing_extra(adapter, monkeypatch):
+    package, extra = FRAMEWORKS[adapter]
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")] + [package]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed (a pytest plugin may have imported it)
+    monkeypatch.delitem(sys.modules, f"rt4chart_plugins.adapters.{adapter}", raising=False)
+    with pytest.raises(MissingExtra) as info:
+        importlib.import_module(f"rt4chart_plugins.adapters.{adapter}")
+    assert info.value.extra == extra and f"rt4chart-plugins[{extra}]" in str(info.value)
+    monkeypatch.delitem(sys.modules, f"rt4chart_plugins.adapters.{adapter}", raising=False)
+
+
+def test_package_does_not_import_frameworks():
+    import rt4chart_plugins.adapters  # noqa: F401
+
+    code = ("import sys, rt4chart_plugins, rt4chart_plugins.adapters, rt4chart_plugins.adapters._common;"
+            "bad = [m for m in ('ragas', 'deepeval', 'langchain_core', 'llama_index') if m in sys.modules];"
+            "assert not bad, bad")
+    import subprocess
+
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_build_verifier_choices():
+    judge = ScriptedJudge()
+    v = build_verifier(judge, None, decomposition="sentence")
+    assert isinstance(v, Verifier) and v.judge is judge and v.config.decomposition == "sentence"
+    assert build_verifier(v, None) is v
+    assert build_verifier("openai", None, judge_kwargs={"base_url": "http://127.0.0.1:9/v1"})._judge_spec == "openai"
+    with pytest.raises(ValueError, match="unknown judge"):
+        build_verifier("claude", None)
+    with pytest.raises(ValueError, match="cannot use"):
+        build_verifier(object(), lambda j: None)
+    with pytest.raises(ValueError):
+        build_verifier(None, None, window_size=2, window_overlap=5)  # validated up front
+
+
+def test_reason_names_failing_claims_with_spans_and_evidence():
+    report = Verifier(ScriptedJudge(), decomposition="sentence").verify(CONTEXT, ANSWER, QUESTION)
+    text = reason_text(report)
+    first, *rest = text.splitlines()
+    assert first.startswith("CON: 1 of 3 judged claims entailed")
+    assert rest[0].startswith("CON claim 0 [0:69]") and CONTEXT[1] in rest[0]
+    assert rest[1].startswith("NIC claim 2 [153:200]") and "no evidence" in rest[1]
+    assert SENTENCES[1] not in text  # entailed claims are counted, not listed
+    payload = claims_payload(report)
+    assert payload[0]["evidence"][0] == {"sentence_id": 1, "passage": 1, "start": 0, "end": len(CONTEXT[1]),
+                                         "text": CONTEXT[1], "field": None}
+    failed = Verifier(ScriptedJudge(fail=True), decomposition="sentence").verify(CONTEXT, ANSWER)
+    assert reason_text(failed).startswith("verification failed: ")
+
+
+async def test_run_sync_inside_a_running_loop():
+    async def seven():
+        return 7
+
+    assert run_sync(seven()) == 7
