@@ -131,7 +131,8 @@ class Verifier:
                 notes.append(shrink_note)
             run_global = cfg.global_verification and len(windows) > 1
             local, deciding, unjudged = await verify_local(
-                claims, context_sentences, windows, judge, question, cost, corrections
+                claims, context_sentences, windows, judge, question, cost, corrections,
+                want_phrase=cfg.sub_sentence_spans and not run_global,
             )
             final = dict(deciding)
             if run_global:
@@ -141,8 +142,6 @@ class Verifier:
                 ))
             elif cfg.global_verification:
                 notes.append("global verification skipped: the context fits in one window, so it would repeat the local pass")
-            if cfg.sub_sentence_spans and not run_global:
-                await _ask_phrases(claims, final, context_sentences, judge, question, cost)
 
         verdicts = [
             _claim_verdict(c, final.get(c.id), local.get(c.id), unjudged.get(c.id), answer_sentences,
@@ -172,22 +171,6 @@ class Verifier:
             judge=judge.name,
             error="no claim could be judged: " + next(iter(unjudged.values()), "") if state == "failed" else None,
         )
-
-
-async def _ask_phrases(claims: list[Claim], final: dict[int, Judgement], context: list[Sentence],
-                       judge: Judge, question: str | None, cost: Cost) -> None:
-    """When global verification does not run, the local pass did not ask unfaithful claims for
-    their phrase: ask now, only for those, with the whole (single-window) context."""
-    from .judges.base import VerifyRequest
-
-    need = [c for c in claims if c.id in final and final[c.id].label != Label.ENT and not final[c.id].phrase]
-    if not need:
-        return
-    result = await judge.verify(VerifyRequest(mode="local", sentences=context, claims=need, question=question,
-                                              want_phrase=True), cost=cost)
-    for j in result.judgements:
-        if j.phrase and j.label == final[j.claim_id].label:
-            final[j.claim_id] = final[j.claim_id].model_copy(update={"phrase": j.phrase})
 
 
 def _claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict | None, error: str | None,

@@ -66,8 +66,10 @@ async def verify_local(
     question: str | None,
     cost: Cost,
     corrections: list[Correction],
+    want_phrase: bool = False,
 ) -> tuple[dict[int, LocalVerdict], dict[int, Judgement], dict[int, str]]:
-    """OR-joined local verdicts, the deciding judgement per claim, and claims no window judged."""
+    """OR-joined local verdicts, the deciding judgement per claim, and claims no window judged.
+    ``want_phrase``: ask for unsupported phrases here (when no global pass will ask for them)."""
 
     async def one(window: Window):
         request = VerifyRequest(
@@ -75,6 +77,7 @@ async def verify_local(
             sentences=[context[i] for i in window.ids],
             claims=claims,
             question=question,
+            want_phrase=want_phrase,
         )
         return window, await judge.verify(request, cost=cost)
 
