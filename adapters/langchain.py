@@ -52,7 +52,8 @@ class LangChainJudge(ChatJudge):
 
     ``method``: ``"structured"`` asks through ``with_structured_output`` (tool calling / the
     provider's JSON schema mode); ``"json"`` asks for JSON in the prompt and parses the text;
-    ``"auto"`` (default) uses structured output when the model implements it, JSON otherwise.
+    ``"auto"`` (default) uses structured output when the model implements it and the provider
+    accepts the request, JSON in the prompt otherwise (remembered; ``fallback_reason`` says why).
     Caching, retries and salvage of partial JSON come from :class:`ChatJudge`.
     """
 
@@ -62,6 +63,7 @@ class LangChainJudge(ChatJudge):
             raise InvalidInput(f"LangChainJudge needs a LangChain language model, got {type(llm).__name__}")
         self.llm = llm
         self.method = method if isinstance(llm, BaseChatModel) else "json"
+        self.fallback_reason: str | None = None  # why "auto" fell back to JSON in the prompt
         super().__init__(name=name or model_label(llm, "langchain"), **kwargs)
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
@@ -75,11 +77,20 @@ class LangChainJudge(ChatJudge):
                     raise
                 self.method = "json"  # remembered: this model has no structured output
             else:
-                out = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
-                raw = out.get("raw") if isinstance(out, Mapping) else None
-                parsed = out.get("parsed") if isinstance(out, Mapping) else out
-                text = as_json_text(parsed) if parsed is not None else _raw_text(raw)
-                return ChatReply(text, *_usage(raw))
+                try:
+                    out = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
+                except Exception as exc:
+                    # a provider / server that rejects the structured request (e.g. a server without
+                    # json_schema response formats): ask for JSON in the prompt from now on
+                    if self.method == "structured" or self._is_transient(exc):
+                        raise
+                    self.method = "json"
+                    self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]
+                else:
+                    raw = out.get("raw") if isinstance(out, Mapping) else None
+                    parsed = out.get("parsed") if isinstance(out, Mapping) else out
+                    text = as_json_text(parsed) if parsed is not None else _raw_text(raw)
+                    return ChatReply(text, *_usage(raw))
         msg = await self.llm.ainvoke([SystemMessage(system + json_instruction(schema)), HumanMessage(user)])
         content = msg.content if isinstance(msg, BaseMessage) else msg
         return ChatReply(message_text(content), *_usage(msg))
