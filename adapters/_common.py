@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -118,15 +119,31 @@ def json_instruction(schema: dict) -> str:
     )
 
 
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)(?:```|$)", re.S)
+
+
+def extract_json_text(text: str) -> str:
+    """The JSON part of a chat reply: small models often write a sentence of prose and then the
+    JSON, fenced or not. Returns the fenced block, or the text from the first ``{``/``[`` on."""
+    stripped = (text or "").strip()
+    if not stripped or stripped[0] in "{[":
+        return stripped
+    fenced = _FENCE.search(stripped)
+    if fenced and fenced.group(1).strip()[:1] in ("{", "["):
+        return fenced.group(1).strip()
+    starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
+    return stripped[min(starts):] if starts else stripped
+
+
 def as_json_text(value: Any) -> str:
-    """A framework's structured result (pydantic object, dict, list, str) as JSON text."""
+    """A framework's result (pydantic object, dict, list, or reply text) as JSON text."""
     if value is None:
         return ""
     if isinstance(value, BaseModel):
         return value.model_dump_json()
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False, default=str)
-    return str(value)
+    return extract_json_text(str(value))
 
 
 def message_text(content: Any) -> str:
@@ -243,6 +260,6 @@ def context_list(contexts: Any) -> list[str]:
 
 __all__ = [
     "build_verifier", "averify_safely", "run_sync", "ClaimsOut", "VerdictsOut", "RESPONSE_MODELS", "json_instruction",
-    "as_json_text", "message_text", "model_label", "claims_payload", "report_payload", "claim_line",
+    "extract_json_text", "as_json_text", "message_text", "model_label", "claims_payload", "report_payload", "claim_line",
     "reason_text", "context_list",
 ]

@@ -51,12 +51,14 @@ __all__ = ["RT4ChartMetric", "DeepEvalJudge", "report_from_metric_data"]
 class DeepEvalJudge(ChatJudge):
     """A deepeval model (``DeepEvalBaseLLM``: ``a_generate(prompt, schema=...)``) as an RT4CHART
     judge. The schema is passed as a pydantic class where the model takes one; a model that
-    returns text (or ``(result, cost)``) is parsed leniently."""
+    returns text (or ``(result, cost)``) is parsed leniently, and a structured call that the model
+    (or deepeval's strict JSON check) fails is asked again for plain text, parsed leniently."""
 
     def __init__(self, model: Any, *, name: str | None = None, **kwargs: Any):
         if not isinstance(model, DeepEvalBaseLLM):
             raise InvalidInput(f"DeepEvalJudge needs a deepeval DeepEvalBaseLLM, got {type(model).__name__}")
         self.model = model
+        self.schema_failures = 0  # structured calls that failed and were asked again as text
         try:
             model_name = model.get_model_name()
         except Exception:  # noqa: BLE001 - a custom model may not implement it well
@@ -68,9 +70,17 @@ class DeepEvalJudge(ChatJudge):
         prompt = f"{system}{json_instruction(schema)}\n\n{user}"
         response_model = RESPONSE_MODELS.get(schema_name)
         generate = getattr(self.model, "a_generate_with_schema", None)
+        result = None
         if response_model is not None and generate is not None:
-            result = await generate(prompt, schema=response_model)
-        else:
+            try:
+                result = await generate(prompt, schema=response_model)
+            except Exception as exc:
+                # deepeval's own parsing rejects JSON that RT4CHART can still salvage (a verdict list
+                # cut short, prose around it): ask again for plain text and parse it leniently
+                if self._is_transient(exc):
+                    raise
+                self.schema_failures += 1
+        if result is None:
             result = await self.model.a_generate(prompt)
         if isinstance(result, tuple) and len(result) == 2:  # native models: (result, cost)
             result = result[0]

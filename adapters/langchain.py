@@ -93,7 +93,7 @@ class LangChainJudge(ChatJudge):
                     return ChatReply(text, *_usage(raw))
         msg = await self.llm.ainvoke([SystemMessage(system + json_instruction(schema)), HumanMessage(user)])
         content = msg.content if isinstance(msg, BaseMessage) else msg
-        return ChatReply(message_text(content), *_usage(msg))
+        return ChatReply(as_json_text(message_text(content)), *_usage(msg))
 
 
 def _raw_text(raw: Any) -> str:
@@ -102,8 +102,8 @@ def _raw_text(raw: Any) -> str:
         calls = getattr(raw, "tool_calls", None) or []
         if calls and isinstance(calls[0], Mapping) and calls[0].get("args") is not None:
             return json.dumps(calls[0]["args"])
-        return message_text(raw.content)
-    return "" if raw is None else str(raw)
+        return as_json_text(message_text(raw.content))
+    return "" if raw is None else as_json_text(str(raw))
 
 
 def _usage(msg: Any) -> tuple[int, int]:

@@ -25,7 +25,7 @@ from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 from rt4chart_plugins.verifier import Verifier
 
-from ._common import averify_safely, build_verifier, context_list, json_instruction, message_text, model_label, reason_text
+from ._common import as_json_text, averify_safely, build_verifier, context_list, json_instruction, message_text, model_label, reason_text
 
 try:
     from llama_index.core.base.llms.types import ChatMessage, MessageRole
@@ -81,7 +81,7 @@ class LlamaIndexJudge(ChatJudge):
         ]
         resp = await self.llm.achat(messages)
         usage = _usage(getattr(resp, "raw", None))
-        return ChatReply(message_text(resp.message.content), *usage)
+        return ChatReply(as_json_text(message_text(resp.message.content)), *usage)
 
 
 def _usage(raw: Any) -> tuple[int, int]:

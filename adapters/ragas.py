@@ -96,7 +96,7 @@ class RagasJudge(ChatJudge):
         result = await self.llm.generate(StringPromptValue(text=prompt), n=1, temperature=0.0)
         text = result.generations[0][0].text if result.generations and result.generations[0] else ""
         usage = (result.llm_output or {}).get("token_usage") or {}
-        return ChatReply(text, int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0))
+        return ChatReply(as_json_text(text), int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0))
 
 
 def _wrap(judge: Any) -> RagasJudge | None:

@@ -76,3 +76,12 @@ async def test_run_sync_inside_a_running_loop():
         return 7
 
     assert run_sync(seven()) == 7
+
+
+def test_extract_json_text_from_chatty_replies():
+    from rt4chart_plugins.adapters._common import as_json_text, extract_json_text
+
+    assert extract_json_text('Here are the verdicts [as asked]:\n```json\n[{"claim": 0}]\n```') == '[{"claim": 0}]'
+    assert extract_json_text('Sure. {"verdicts": []}') == '{"verdicts": []}'
+    assert extract_json_text('```json\n{"verdicts": [{"claim": 0') == '{"verdicts": [{"claim": 0'  # cut short
+    assert as_json_text({"a": 1}) == '{"a": 1}' and as_json_text(None) == ""
