@@ -26,7 +26,7 @@ JUDGE_NAMES = ("local", "openai")
 
 def build_verifier(
     judge: Any,
-    wrap: Callable[[Any], Judge | None] | None = None,
+    wrap: Callable[..., Judge | None] | None = None,
     *,
     judge_kwargs: dict[str, Any] | None = None,
     concurrency: int = 4,
@@ -37,7 +37,8 @@ def build_verifier(
     ``judge`` may be a :class:`Verifier` (used as is), a :class:`Judge`, ``None`` / ``"local"`` (the
     embedded offline judge), ``"openai"`` (any OpenAI-compatible endpoint, configured by
     ``judge_kwargs``: ``base_url``, ``api_key``, ``model``), or a framework's own LLM object, which
-    ``wrap`` turns into a :class:`Judge` (``wrap`` returns None for objects it does not know).
+    ``wrap`` turns into a :class:`Judge` (``wrap`` returns None for objects it does not know;
+    ``judge_kwargs`` then go to that ChatJudge: ``cache``, ``concurrency``, ``max_retries``, ``name``).
     ``options`` are the pipeline knobs (``decomposition``, ``window_size``, ...), validated here so
     that a bad setting fails when the metric is built, not in the middle of a run.
     """
@@ -49,7 +50,7 @@ def build_verifier(
         if judge not in JUDGE_NAMES:
             raise InvalidInput(f"unknown judge {judge!r}: use 'local', 'openai', a Judge, or this framework's LLM object")
         return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
-    wrapped = wrap(judge) if wrap is not None else None
+    wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
     if wrapped is None:
         raise InvalidInput(
             f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass 'local', 'openai', "

@@ -87,8 +87,8 @@ class DeepEvalJudge(ChatJudge):
         return ChatReply(as_json_text(result))
 
 
-def _wrap(judge: Any) -> DeepEvalJudge | None:
-    return DeepEvalJudge(judge) if isinstance(judge, DeepEvalBaseLLM) else None
+def _wrap(judge: Any, **kwargs: Any) -> DeepEvalJudge | None:
+    return DeepEvalJudge(judge, **kwargs) if isinstance(judge, DeepEvalBaseLLM) else None
 
 
 def _resolve_judge(judge: Any) -> Any:

@@ -111,8 +111,8 @@ def _usage(msg: Any) -> tuple[int, int]:
     return int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0)
 
 
-def _wrap(judge: Any) -> LangChainJudge | None:
-    return LangChainJudge(judge) if isinstance(judge, BaseLanguageModel) else None
+def _wrap(judge: Any, **kwargs: Any) -> LangChainJudge | None:
+    return LangChainJudge(judge, **kwargs) if isinstance(judge, BaseLanguageModel) else None
 
 
 # ---- input conversion --------------------------------------------------------------------------

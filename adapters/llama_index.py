@@ -92,8 +92,8 @@ def _usage(raw: Any) -> tuple[int, int]:
     return int(get("prompt_tokens", 0) or 0), int(get("completion_tokens", 0) or 0)
 
 
-def _wrap(judge: Any) -> LlamaIndexJudge | None:
-    return LlamaIndexJudge(judge) if isinstance(judge, LLM) else None
+def _wrap(judge: Any, **kwargs: Any) -> LlamaIndexJudge | None:
+    return LlamaIndexJudge(judge, **kwargs) if isinstance(judge, LLM) else None
 
 
 # ---- the evaluator ------------------------------------------------------------------------------

@@ -99,8 +99,8 @@ class RagasJudge(ChatJudge):
         return ChatReply(as_json_text(text), int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0))
 
 
-def _wrap(judge: Any) -> RagasJudge | None:
-    return RagasJudge(judge) if isinstance(judge, (InstructorBaseRagasLLM, BaseRagasLLM)) else None
+def _wrap(judge: Any, **kwargs: Any) -> RagasJudge | None:
+    return RagasJudge(judge, **kwargs) if isinstance(judge, (InstructorBaseRagasLLM, BaseRagasLLM)) else None
 
 
 def _key(question: Any, answer: Any, contexts: Any) -> tuple:

@@ -85,3 +85,15 @@ def test_extract_json_text_from_chatty_replies():
     assert extract_json_text('Sure. {"verdicts": []}') == '{"verdicts": []}'
     assert extract_json_text('```json\n{"verdicts": [{"claim": 0') == '{"verdicts": [{"claim": 0'  # cut short
     assert as_json_text({"a": 1}) == '{"a": 1}' and as_json_text(None) == ""
+
+
+def test_judge_kwargs_reach_a_wrapped_framework_llm():
+    pytest.importorskip("langchain_core")
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from rt4chart_plugins.adapters.langchain import RT4ChartVerifier
+
+    verifier = RT4ChartVerifier(judge=FakeListChatModel(responses=["{}"]),
+                                judge_kwargs={"cache": False, "name": "my-judge", "max_retries": 1})
+    judge = verifier.verifier.judge
+    assert judge.name == "my-judge" and judge.cache is None and judge.max_retries == 1
