@@ -48,7 +48,9 @@ def build_verifier(
         return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
     if isinstance(judge, str):
         if judge not in JUDGE_NAMES:
-            raise InvalidInput(f"unknown judge {judge!r}: use 'local', 'openai', a Judge, or this framework's LLM object")
+            raise InvalidInput(
+                f"unknown judge {judge!r}: use 'local', 'openai', a Judge, or this framework's LLM object"
+            )
         return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
     wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
     if wrapped is None:
@@ -120,7 +122,7 @@ def json_instruction(schema: dict) -> str:
     )
 
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)(?:```|$)", re.S)
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)(?:```|$)", re.DOTALL)
 
 
 def extract_json_text(text: str) -> str:
@@ -260,7 +262,20 @@ def context_list(contexts: Any) -> list[str]:
 
 
 __all__ = [
-    "build_verifier", "averify_safely", "run_sync", "ClaimsOut", "VerdictsOut", "RESPONSE_MODELS", "json_instruction",
-    "extract_json_text", "as_json_text", "message_text", "model_label", "claims_payload", "report_payload", "claim_line",
-    "reason_text", "context_list",
+    "RESPONSE_MODELS",
+    "ClaimsOut",
+    "VerdictsOut",
+    "as_json_text",
+    "averify_safely",
+    "build_verifier",
+    "claim_line",
+    "claims_payload",
+    "context_list",
+    "extract_json_text",
+    "json_instruction",
+    "message_text",
+    "model_label",
+    "reason_text",
+    "report_payload",
+    "run_sync",
 ]

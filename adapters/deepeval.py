@@ -30,8 +30,16 @@ from rt4chart_plugins.types import Report
 from rt4chart_plugins.verifier import Verifier
 
 from ._common import (
-    JUDGE_NAMES, RESPONSE_MODELS, as_json_text, averify_safely, build_verifier, context_list, json_instruction,
-    reason_text, report_payload, run_sync,
+    JUDGE_NAMES,
+    RESPONSE_MODELS,
+    as_json_text,
+    averify_safely,
+    build_verifier,
+    context_list,
+    json_instruction,
+    reason_text,
+    report_payload,
+    run_sync,
 )
 
 try:
@@ -42,7 +50,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("deepeval", "deepeval") from exc
 
-__all__ = ["RT4ChartMetric", "DeepEvalJudge", "report_from_metric_data"]
+__all__ = ["DeepEvalJudge", "RT4ChartMetric", "report_from_metric_data"]
 
 
 # ---- a deepeval model as the judge -----------------------------------------------------------

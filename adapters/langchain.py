@@ -28,10 +28,19 @@ from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.verifier import Verifier, failed_report
 
-from ._common import as_json_text, build_verifier, json_instruction, message_text, model_label
+from ._common import (
+    as_json_text,
+    build_verifier,
+    json_instruction,
+    message_text,
+    model_label,
+)
 
 try:
-    from langchain_core.callbacks import AsyncCallbackManagerForChainRun, CallbackManagerForChainRun
+    from langchain_core.callbacks import (
+        AsyncCallbackManagerForChainRun,
+        CallbackManagerForChainRun,
+    )
     from langchain_core.documents import Document
     from langchain_core.language_models import BaseChatModel, BaseLanguageModel
     from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -41,7 +50,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-__all__ = ["RT4ChartVerifier", "LangChainJudge", "to_context", "to_answer"]
+__all__ = ["LangChainJudge", "RT4ChartVerifier", "to_answer", "to_context"]
 
 
 # ---- a LangChain model as the judge ------------------------------------------------------------
@@ -138,7 +147,9 @@ def to_context(value: Any) -> str | list[str]:
             else:
                 raise InvalidInput(f"context items must be strings or Documents, got {type(item).__name__}")
         return out
-    raise InvalidInput(f"context must be a string, a list of strings or a list of Documents, got {type(value).__name__}")
+    raise InvalidInput(
+        f"context must be a string, a list of strings or a list of Documents, got {type(value).__name__}"
+    )
 
 
 def to_answer(value: Any) -> str:

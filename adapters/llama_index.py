@@ -18,14 +18,23 @@ with ``invalid_reason``, never an exception: ``BatchEvalRunner`` would retry it 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 from rt4chart_plugins.verifier import Verifier
 
-from ._common import as_json_text, averify_safely, build_verifier, context_list, json_instruction, message_text, model_label, reason_text
+from ._common import (
+    as_json_text,
+    averify_safely,
+    build_verifier,
+    context_list,
+    json_instruction,
+    message_text,
+    model_label,
+    reason_text,
+)
 
 try:
     from llama_index.core.base.llms.types import ChatMessage, MessageRole
@@ -36,7 +45,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("llama-index-core", "llama-index") from exc
 
-__all__ = ["RT4ChartEvaluator", "RT4ChartEvaluationResult", "LlamaIndexJudge"]
+__all__ = ["LlamaIndexJudge", "RT4ChartEvaluationResult", "RT4ChartEvaluator"]
 
 
 class RT4ChartEvaluationResult(EvaluationResult):
@@ -47,12 +56,12 @@ class RT4ChartEvaluationResult(EvaluationResult):
     evidence; ``claims``: every claim's label, answer span, evidence and reason.
     """
 
-    label: Optional[Label] = Field(default=None, description="ENT, CON (contradicted) or NIC (baseless); None: no claims")
-    hallucinated: Optional[bool] = Field(default=None, description="True when any judged claim is CON or NIC")
-    state: Optional[str] = Field(default=None, description="verified, partial, no_claims or failed")
+    label: Label | None = Field(default=None, description="ENT, CON (contradicted) or NIC (baseless); None: no claims")
+    hallucinated: bool | None = Field(default=None, description="True when any judged claim is CON or NIC")
+    state: str | None = Field(default=None, description="verified, partial, no_claims or failed")
     claims: list[ClaimVerdict] = Field(default_factory=list, description="every claim's verdict, span and evidence")
     unfaithful_spans: list[Span] = Field(default_factory=list, description="answer spans of CON/NIC claims")
-    report: Optional[Report] = Field(default=None, description="the full RT4CHART report")
+    report: Report | None = Field(default=None, description="the full RT4CHART report")
 
     @property
     def failing_claims(self) -> list[ClaimVerdict]:
@@ -126,13 +135,15 @@ class RT4ChartEvaluator(BaseEvaluator):
 
     def _update_prompts(self, prompts_dict: PromptDictType) -> None:
         if prompts_dict:
-            raise InvalidInput("RT4ChartEvaluator has no LlamaIndex prompts to update; see rt4chart_plugins.judges.prompts")
+            raise InvalidInput(
+                "RT4ChartEvaluator has no LlamaIndex prompts to update; see rt4chart_plugins.judges.prompts"
+            )
 
     async def aevaluate(
         self,
-        query: Optional[str] = None,
-        response: Optional[str] = None,
-        contexts: Optional[Sequence[str]] = None,
+        query: str | None = None,
+        response: str | None = None,
+        contexts: Sequence[str] | None = None,
         sleep_time_in_seconds: int = 0,
         **kwargs: Any,
     ) -> RT4ChartEvaluationResult:

@@ -42,8 +42,15 @@ from rt4chart_plugins.types import Report
 from rt4chart_plugins.verifier import Verifier
 
 from ._common import (
-    RESPONSE_MODELS, as_json_text, averify_safely, build_verifier, context_list, json_instruction, model_label,
-    reason_text, report_payload,
+    RESPONSE_MODELS,
+    as_json_text,
+    averify_safely,
+    build_verifier,
+    context_list,
+    json_instruction,
+    model_label,
+    reason_text,
+    report_payload,
 )
 
 try:
@@ -58,7 +65,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("ragas", "ragas") from exc
 
-__all__ = ["RT4ChartFaithfulness", "RT4ChartFaithfulnessV2", "RagasJudge", "reports_from_result", "TRACE_NAME"]
+__all__ = ["TRACE_NAME", "RT4ChartFaithfulness", "RT4ChartFaithfulnessV2", "RagasJudge", "reports_from_result"]
 
 #: name of the child run that carries the claim-level report in ragas traces
 TRACE_NAME = "rt4chart_report"
@@ -96,7 +103,8 @@ class RagasJudge(ChatJudge):
         result = await self.llm.generate(StringPromptValue(text=prompt), n=1, temperature=0.0)
         text = result.generations[0][0].text if result.generations and result.generations[0] else ""
         usage = (result.llm_output or {}).get("token_usage") or {}
-        return ChatReply(as_json_text(text), int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0))
+        tokens = int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0)
+        return ChatReply(as_json_text(text), *tokens)
 
 
 def _wrap(judge: Any, **kwargs: Any) -> RagasJudge | None:
@@ -203,8 +211,8 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
     from ``llm_factory`` included); extra keyword arguments are pipeline options.
     """
 
-    def __init__(self, judge: Any = None, *, name: str = "rt4chart_faithfulness", judge_kwargs: dict[str, Any] | None = None,
-                 concurrency: int = 4, **options: Any):
+    def __init__(self, judge: Any = None, *, name: str = "rt4chart_faithfulness",
+                 judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4, **options: Any):
         # not stored as `llm`: the collections base would then demand an InstructorLLM
         self.judge = judge
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)

@@ -12,7 +12,6 @@ os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")  # before importing d
 
 from deepeval import assert_test, evaluate  # noqa: E402
 from deepeval.test_case import LLMTestCase  # noqa: E402
-
 from rt4chart_plugins.adapters.deepeval import RT4ChartMetric, report_from_metric_data  # noqa: E402
 
 CONTEXT = [

@@ -13,7 +13,6 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
-
 from rt4chart_plugins.adapters.langchain import RT4ChartVerifier
 
 DOCS = [

@@ -11,7 +11,6 @@ from llama_index.core import Document, SummaryIndex
 from llama_index.core.evaluation import BatchEvalRunner
 from llama_index.core.llms import CompletionResponse, CustomLLM, LLMMetadata
 from llama_index.core.llms.callbacks import llm_completion_callback
-
 from rt4chart_plugins.adapters.llama_index import RT4ChartEvaluator
 
 DOCS = [

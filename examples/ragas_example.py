@@ -13,9 +13,10 @@ os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
 
 from ragas import Dataset, EvaluationDataset, SingleTurnSample, evaluate, experiment  # noqa: E402
 from ragas.run_config import RunConfig  # noqa: E402
-
 from rt4chart_plugins.adapters.ragas import (  # noqa: E402
-    RT4ChartFaithfulness, RT4ChartFaithfulnessV2, reports_from_result,
+    RT4ChartFaithfulness,
+    RT4ChartFaithfulnessV2,
+    reports_from_result,
 )
 
 CONTEXT = [

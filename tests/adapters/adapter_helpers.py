@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
+from rt4chart_plugins.judges.base import (
+    DecomposeResult,
+    Judge,
+    VerifyRequest,
+    VerifyResult,
+)
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 
 QUESTION = "Who can get the free trial?"
@@ -93,12 +98,12 @@ def scripted_reply(prompt: str) -> dict:
     if "Claims:" in prompt:  # a verification request: "(id) claim" lines
         rules = ScriptedJudge().rules
         verdicts = []
-        for cid, text in re.findall(r"^\((\d+)\) (.+)$", prompt.split("Claims:")[-1], flags=re.M):
+        for cid, text in re.findall(r"^\((\d+)\) (.+)$", prompt.split("Claims:")[-1], flags=re.MULTILINE):
             label, evidence = next(((lab, ev) for key, (lab, ev) in rules.items() if key in text), ("ENT", [4]))
             verdicts.append({"claim": int(cid), "label": label, "evidence": evidence, "phrase": None,
                              "reason": f"scripted {label}"})
         return {"verdicts": verdicts}
-    sentences = re.findall(r"^\[(\d+)\] (.+)$", prompt.split("Answer sentences:")[-1], flags=re.M)
+    sentences = re.findall(r"^\[(\d+)\] (.+)$", prompt.split("Answer sentences:")[-1], flags=re.MULTILINE)
     return {"claims": [{"sentence": int(i), "text": t} for i, t in sentences]}
 
 

@@ -6,10 +6,15 @@ import importlib
 import sys
 
 import pytest
-
 from adapter_helpers import ANSWER, CONTEXT, QUESTION, SENTENCES, ScriptedJudge
+from rt4chart_plugins.adapters._common import (
+    build_verifier,
+    claims_payload,
+    reason_text,
+    run_sync,
+)
+
 from rt4chart_plugins import MissingExtra, Verifier
-from rt4chart_plugins.adapters._common import build_verifier, claims_payload, reason_text, run_sync
 
 FRAMEWORKS = {
     "langchain": ("langchain_core", "langchain"),
@@ -90,7 +95,6 @@ def test_extract_json_text_from_chatty_replies():
 def test_judge_kwargs_reach_a_wrapped_framework_llm():
     pytest.importorskip("langchain_core")
     from langchain_core.language_models.fake_chat_models import FakeListChatModel
-
     from rt4chart_plugins.adapters.langchain import RT4ChartVerifier
 
     verifier = RT4ChartVerifier(judge=FakeListChatModel(responses=["{}"]),

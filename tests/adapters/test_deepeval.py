@@ -9,16 +9,28 @@ import pytest
 pytest.importorskip("deepeval")
 
 from adapter_helpers import (  # noqa: E402
-    ANSWER, CONTEXT, FAST, QUESTION, SENTENCES, ScriptedJudge, check_claims, check_scripted_report, scripted_reply,
+    ANSWER,
+    CONTEXT,
+    FAST,
+    QUESTION,
+    SENTENCES,
+    ScriptedJudge,
+    check_claims,
+    check_scripted_report,
+    scripted_reply,
 )
 from deepeval import assert_test, evaluate  # noqa: E402
 from deepeval.evaluate.configs import AsyncConfig, DisplayConfig  # noqa: E402
 from deepeval.metrics.utils import copy_metrics  # noqa: E402
 from deepeval.models import DeepEvalBaseLLM  # noqa: E402
 from deepeval.test_case import LLMTestCase  # noqa: E402
+from rt4chart_plugins.adapters.deepeval import (  # noqa: E402
+    DeepEvalJudge,
+    RT4ChartMetric,
+    report_from_metric_data,
+)
 
 from rt4chart_plugins import Report  # noqa: E402
-from rt4chart_plugins.adapters.deepeval import DeepEvalJudge, RT4ChartMetric, report_from_metric_data  # noqa: E402
 
 QUIET = DisplayConfig(show_indicator=False, print_results=False)
 BAD = LLMTestCase(input=QUESTION, actual_output=ANSWER, retrieval_context=CONTEXT)

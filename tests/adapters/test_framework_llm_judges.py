@@ -6,7 +6,6 @@ the framework's client and flagged the hallucinated answer, not every label."""
 from __future__ import annotations
 
 import pytest
-
 from adapter_helpers import ANSWER, CONTEXT, QUESTION
 
 pytestmark = [pytest.mark.model, pytest.mark.server]
@@ -42,7 +41,6 @@ def test_ragas_llm_factory_as_judge(llama_server):
     pytest.importorskip("ragas")
     from openai import AsyncOpenAI
     from ragas.llms import llm_factory
-
     from rt4chart_plugins.adapters.ragas import RT4ChartFaithfulnessV2
 
     llm = llm_factory("qwen-judge", client=AsyncOpenAI(base_url=llama_server, api_key="not-needed"),
@@ -58,7 +56,6 @@ def test_deepeval_local_model_as_judge(llama_server, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     from deepeval.models import LocalModel
     from deepeval.test_case import LLMTestCase
-
     from rt4chart_plugins.adapters.deepeval import RT4ChartMetric
 
     model = LocalModel(model="qwen-judge", base_url=llama_server, api_key="not-needed", temperature=0)

@@ -8,17 +8,24 @@ import pytest
 
 pytest.importorskip("langchain_core")
 
+from adapter_helpers import (  # noqa: E402
+    ANSWER,
+    CONTEXT,
+    FAST,
+    QUESTION,
+    SENTENCES,
+    ScriptedJudge,
+    check_claims,
+    check_scripted_report,
+    scripted_reply,
+)
 from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
 from langchain_core.documents import Document  # noqa: E402
 from langchain_core.messages import AIMessage  # noqa: E402
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough  # noqa: E402
-
-from rt4chart_plugins import Report  # noqa: E402
 from rt4chart_plugins.adapters.langchain import LangChainJudge, RT4ChartVerifier  # noqa: E402
 
-from adapter_helpers import (  # noqa: E402
-    ANSWER, CONTEXT, FAST, QUESTION, SENTENCES, ScriptedJudge, check_claims, check_scripted_report, scripted_reply,
-)
+from rt4chart_plugins import Report  # noqa: E402
 
 ROW = {"context": CONTEXT, "question": QUESTION, "answer": ANSWER}
 
@@ -190,7 +197,8 @@ def test_real_judge_invoke_and_batch(embedded_judge):
     check_claims([c.model_dump(mode="json") for c in report.claims])
     assert [s.text for s in report.unfaithful_spans] == [SENTENCES[0], SENTENCES[2]]
 
-    reports = verifier.batch([ROW, {"context": CONTEXT, "question": QUESTION, "answer": "The free trial lasts 14 days."}])
+    short = {"context": CONTEXT, "question": QUESTION, "answer": "The free trial lasts 14 days."}
+    reports = verifier.batch([ROW, short])
     check_claims([c.model_dump(mode="json") for c in reports[0].claims])
     assert reports[1].label.value == "ENT" and not reports[1].hallucinated
     assert 4 in [e.sentence_id for e in reports[1].claims[0].evidence]  # "lasts 14 days"

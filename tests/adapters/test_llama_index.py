@@ -10,7 +10,15 @@ import pytest
 pytest.importorskip("llama_index.core")
 
 from adapter_helpers import (  # noqa: E402
-    ANSWER, CONTEXT, FAST, QUESTION, SENTENCES, ScriptedJudge, check_claims, check_scripted_report, scripted_reply,
+    ANSWER,
+    CONTEXT,
+    FAST,
+    QUESTION,
+    SENTENCES,
+    ScriptedJudge,
+    check_claims,
+    check_scripted_report,
+    scripted_reply,
 )
 from llama_index.core import Document, SummaryIndex  # noqa: E402
 from llama_index.core.base.response.schema import Response  # noqa: E402
@@ -20,10 +28,12 @@ from llama_index.core.llms.callbacks import llm_completion_callback  # noqa: E40
 from llama_index.core.query_engine import CustomQueryEngine  # noqa: E402
 from llama_index.core.retrievers import BaseRetriever  # noqa: E402
 from llama_index.core.schema import NodeWithScore, TextNode  # noqa: E402
-
 from rt4chart_plugins.adapters.llama_index import (  # noqa: E402
-    LlamaIndexJudge, RT4ChartEvaluationResult, RT4ChartEvaluator,
+    LlamaIndexJudge,
+    RT4ChartEvaluationResult,
+    RT4ChartEvaluator,
 )
+
 from rt4chart_plugins.types import ClaimVerdict, Label  # noqa: E402
 
 

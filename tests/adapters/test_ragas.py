@@ -10,14 +10,24 @@ import pytest
 pytest.importorskip("ragas")
 
 from adapter_helpers import (  # noqa: E402
-    ANSWER, CONTEXT, FAST, QUESTION, SENTENCES, ScriptedJudge, check_claims, check_scripted_report, scripted_reply,
+    ANSWER,
+    CONTEXT,
+    FAST,
+    QUESTION,
+    SENTENCES,
+    ScriptedJudge,
+    check_claims,
+    check_scripted_report,
+    scripted_reply,
 )
 from ragas import Dataset, EvaluationDataset, SingleTurnSample, evaluate, experiment  # noqa: E402
 from ragas.llms.base import InstructorBaseRagasLLM, LangchainLLMWrapper  # noqa: E402
 from ragas.run_config import RunConfig  # noqa: E402
-
 from rt4chart_plugins.adapters.ragas import (  # noqa: E402
-    RagasJudge, RT4ChartFaithfulness, RT4ChartFaithfulnessV2, reports_from_result,
+    RagasJudge,
+    RT4ChartFaithfulness,
+    RT4ChartFaithfulnessV2,
+    reports_from_result,
 )
 
 BAD = SingleTurnSample(user_input=QUESTION, response=ANSWER, retrieved_contexts=CONTEXT)
