@@ -64,3 +64,46 @@ def test_deepeval_local_model_as_judge(llama_server, tmp_path, monkeypatch):
     assert metric.error is None, metric.error
     check_real_report(metric.report, "deepeval:LocalModel:qwen-judge")
     assert metric.success is False
+
+
+def test_llama_index_llm_as_judge(llama_server):
+    """llama-index-core ships no OpenAI-compatible LLM (that is the llama-index-llms-openai-like
+    package): a minimal CustomLLM over the same server stands in for it."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.base.llms.types import ChatMessage, ChatResponse
+    from llama_index.core.llms import CompletionResponse, CustomLLM, LLMMetadata
+    from llama_index.core.llms.callbacks import llm_chat_callback, llm_completion_callback
+    from openai import OpenAI
+    from rt4chart_plugins.adapters.llama_index import RT4ChartEvaluator
+
+    class ServerLLM(CustomLLM):
+        base_url: str
+
+        @property
+        def metadata(self) -> LLMMetadata:
+            return LLMMetadata(model_name="qwen-judge", is_chat_model=True)
+
+        def _client(self) -> OpenAI:
+            return OpenAI(base_url=self.base_url, api_key="not-needed", timeout=300)
+
+        @llm_chat_callback()
+        def chat(self, messages, **kwargs) -> ChatResponse:
+            resp = self._client().chat.completions.create(
+                model="qwen-judge", temperature=0, max_tokens=600,
+                messages=[{"role": m.role.value, "content": m.content} for m in messages])
+            return ChatResponse(message=ChatMessage(role="assistant", content=resp.choices[0].message.content),
+                                raw=resp.model_dump())
+
+        @llm_completion_callback()
+        def complete(self, prompt: str, formatted: bool = False, **kwargs) -> CompletionResponse:
+            return CompletionResponse(text=self.chat([ChatMessage(role="user", content=prompt)]).message.content)
+
+        @llm_completion_callback()
+        def stream_complete(self, prompt: str, formatted: bool = False, **kwargs):
+            raise NotImplementedError
+
+    evaluator = RT4ChartEvaluator(judge=ServerLLM(base_url=llama_server), **OPTIONS)
+    result = evaluator.evaluate(query=QUESTION, response=ANSWER, contexts=CONTEXT)
+    assert not result.invalid_result, result.invalid_reason
+    check_real_report(result.report, "llama-index:ServerLLM:qwen-judge")
+    assert result.passing is False and result.report.cost.prompt_tokens > 0
