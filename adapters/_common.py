@@ -6,11 +6,8 @@ Nothing here imports a framework: each adapter module does that itself, lazily.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import json
-import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -18,7 +15,8 @@ from pydantic import BaseModel, Field
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.types import ClaimVerdict, Label, Report
-from rt4chart_plugins.verifier import Verifier, failed_report
+from rt4chart_plugins.judges.chat import extract_json_text
+from rt4chart_plugins.verifier import Verifier, failed_report, run_sync
 
 #: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`
 JUDGE_NAMES = ("local", "openai")
@@ -72,17 +70,6 @@ async def averify_safely(verifier: Verifier, context: str | list[str], answer: s
         return report
 
 
-def run_sync(coro: Coroutine[Any, Any, Any]) -> Any:
-    """Run a coroutine from sync code; when the caller already runs a loop (Jupyter, frameworks
-    that patch the loop) it runs on a fresh loop in a worker thread."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
 # ---- structured output that framework LLMs are asked to fill ---------------------------------
 # Mirrors of prompts.DECOMPOSE_SCHEMA / VERIFY_SCHEMA as pydantic models, for frameworks whose
 # LLM interface takes a model class (ragas InstructorLLM, deepeval a_generate(schema=...)).
@@ -120,22 +107,6 @@ def json_instruction(schema: dict) -> str:
         "\n\nRespond with one JSON object and nothing else (no prose, no code fences), "
         f"matching this JSON schema:\n{json.dumps(schema, separators=(',', ':'))}"
     )
-
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)(?:```|$)", re.DOTALL)
-
-
-def extract_json_text(text: str) -> str:
-    """The JSON part of a chat reply: small models often write a sentence of prose and then the
-    JSON, fenced or not. Returns the fenced block, or the text from the first ``{``/``[`` on."""
-    stripped = (text or "").strip()
-    if not stripped or stripped[0] in "{[":
-        return stripped
-    fenced = _FENCE.search(stripped)
-    if fenced and fenced.group(1).strip()[:1] in ("{", "["):
-        return fenced.group(1).strip()
-    starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
-    return stripped[min(starts):] if starts else stripped
 
 
 def as_json_text(value: Any) -> str:

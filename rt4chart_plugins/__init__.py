@@ -4,10 +4,10 @@ from .config import PipelineConfig
 from .errors import InvalidInput, JudgeError, MissingExtra, ModelNotAvailable, Rt4chartError
 from .judges.base import Judge
 from .types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, VerifyInput
-from .verifier import Verifier, make_judge
+from .verifier import Verifier, failed_report, make_judge, run_sync
 
 __all__ = [
-    "Verifier", "make_judge", "Judge", "PipelineConfig", "Report", "ClaimVerdict", "Evidence", "Label",
+    "Verifier", "make_judge", "run_sync", "failed_report", "Judge", "PipelineConfig", "Report", "ClaimVerdict", "Evidence", "Label",
     "Span", "Sentence", "Cost", "VerifyInput", "Rt4chartError", "InvalidInput", "JudgeError",
     "ModelNotAvailable", "MissingExtra",
 ]

@@ -77,11 +77,11 @@ class Verifier:
     # ---- sync façade -------------------------------------------------------------------------
 
     def verify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        return _run_sync(self.averify(context=context, answer=answer, question=question))
+        return run_sync(self.averify(context=context, answer=answer, question=question))
 
     def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
                     on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
-        return _run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result))
+        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result))
 
     # ---- async -------------------------------------------------------------------------------
 
@@ -252,7 +252,7 @@ def failed_report(row: object, exc: BaseException) -> Report:
                   answer=answer if isinstance(answer, str) else "", error=f"{type(exc).__name__}: {exc}")
 
 
-def _run_sync(coro: Any) -> Any:
+def run_sync(coro: Any) -> Any:
     """Run a coroutine from sync code, also when the caller already has a running loop (Jupyter,
     frameworks that patch the loop): then it runs on a fresh loop in a worker thread."""
     try:

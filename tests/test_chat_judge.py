@@ -86,3 +86,21 @@ def test_parse_json_loose():
     assert parse_json_loose('{"a": 1}') == {"a": 1}
     assert parse_json_loose('Sure! {"a": [1, 2') == {"a": [1, 2]}
     assert parse_json_loose("") is None
+
+
+def test_prose_and_fences_around_json_are_cut():
+    assert parse_json_loose('Here are the verdicts:\n```json\n{"a": 1}\n```\nHope it helps') == {"a": 1}
+    assert parse_json_loose('Sure. {"a": 2}') == {"a": 2}
+
+
+def test_per_loop_state_is_fresh_on_every_new_loop():
+    """Frameworks run us on a new loop per call; a semaphore bound to a closed loop must not leak."""
+    ok = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0]}, {"claim": 1, "label": "NIC", "evidence": []}]}'
+    judge = Replay([ok, ok, ok], cache=False)
+    for _ in range(3):
+        result = asyncio.run(judge.verify(request(), cost=Cost()))
+        assert len(result.judgements) == 2
+    import gc
+
+    gc.collect()
+    assert len(judge._semaphores) == 0  # closed loops do not keep their semaphores alive

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
+import weakref
 from abc import abstractmethod
 from dataclasses import dataclass
 
@@ -31,8 +33,25 @@ class ChatReply:
     completion_tokens: int = 0
 
 
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)(?:```|$)", re.DOTALL)
+
+
+def extract_json_text(text: str) -> str:
+    """The JSON part of a chat reply: small models often write a sentence of prose and then the
+    JSON, fenced or not. Returns the fenced block, or the text from the first ``{``/``[`` on."""
+    stripped = (text or "").strip()
+    if not stripped or stripped[0] in "{[":
+        return stripped
+    fenced = _FENCE.search(stripped)
+    if fenced and fenced.group(1).strip()[:1] in ("{", "["):
+        return fenced.group(1).strip()
+    starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
+    return stripped[min(starts):] if starts else stripped
+
+
 def parse_json_loose(text: str) -> object | None:
-    """Parse a judge's JSON, repairing fences, trailing prose and truncation where possible."""
+    """Parse a judge's JSON: prose and fences around it are cut, truncation repaired if possible."""
+    text = extract_json_text(text)
     try:
         return json.loads(text)
     except (ValueError, TypeError):
@@ -63,7 +82,8 @@ class ChatJudge(Judge):
         self.max_retries = max_retries
         self.backoff = backoff
         self._context_tokens = context_tokens
-        self._semaphores: dict[int, asyncio.Semaphore] = {}
+        # one semaphore per event loop, dropped with its loop: frameworks run us on fresh loops
+        self._semaphores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     # ---- transport -------------------------------------------------------------------------
 
@@ -78,11 +98,10 @@ class ChatJudge(Judge):
         return self._context_tokens
 
     def _semaphore(self) -> asyncio.Semaphore:
-        # one semaphore per event loop: frameworks run us on loops of their own
-        loop_id = id(asyncio.get_running_loop())
-        if loop_id not in self._semaphores:
-            self._semaphores[loop_id] = asyncio.Semaphore(self.concurrency)
-        return self._semaphores[loop_id]
+        loop = asyncio.get_running_loop()
+        if loop not in self._semaphores:
+            self._semaphores[loop] = asyncio.Semaphore(self.concurrency)
+        return self._semaphores[loop]
 
     async def _ask(self, system: str, user: str, schema: dict, schema_name: str, cost: Cost) -> object | None:
         """One cached, retried request; returns parsed JSON or None when unparseable."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import weakref
 from typing import Any
 
 from ..errors import MissingExtra
@@ -40,7 +41,7 @@ class OpenAIJudge(ChatJudge):
         self.timeout = timeout
         self.max_tokens = max_tokens
         self._schema_mode = "json_schema"
-        self._clients: dict[int, Any] = {}
+        self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         super().__init__(name=f"openai:{self.model}@{self.base_url or 'api.openai.com'}", **kwargs)
 
     def _client(self) -> Any:
@@ -48,12 +49,12 @@ class OpenAIJudge(ChatJudge):
         # llama-index run us on fresh loops, so keep one client per loop.
         import openai
 
-        loop_id = id(asyncio.get_running_loop())
-        if loop_id not in self._clients:
-            self._clients[loop_id] = openai.AsyncOpenAI(
+        loop = asyncio.get_running_loop()
+        if loop not in self._clients:
+            self._clients[loop] = openai.AsyncOpenAI(
                 base_url=self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=0
             )
-        return self._clients[loop_id]
+        return self._clients[loop]
 
     def _is_transient(self, exc: BaseException) -> bool:
         import openai
