@@ -14,6 +14,7 @@ import asyncio
 import os
 import re
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,18 @@ from .cache import JudgeCache, cache_from_setting, cache_key
 
 #: tokens kept free in the context for instructions, the claim and what is generated
 _RESERVE = 640
+
+
+@dataclass
+class _Model:
+    llm: Any
+    lock: threading.Lock
+    yes: list[int]
+    no: list[int]
+
+
+_LOADED: dict[tuple, _Model] = {}
+_LOAD_LOCK = threading.Lock()
 
 
 class LlamaCppJudge(Judge):
@@ -64,6 +77,8 @@ class LlamaCppJudge(Judge):
     # ---- model ---------------------------------------------------------------------------
 
     def _load(self) -> Any:
+        """Load the model, or join an already loaded one: judges that differ only in cache or
+        thresholds share one model in memory (and its lock, since it holds one sequence)."""
         if self._llm is not None:
             return self._llm
         try:
@@ -72,31 +87,36 @@ class LlamaCppJudge(Judge):
             raise MissingExtra("llama-cpp-python", "local") from exc
         from .. import models
 
-        self.model_path = models.locate(self._model_name, self._explicit_path)
-        if self._explicit_path or os.environ.get("RT4CHART_MODEL_PATH"):
-            stat = self.model_path.stat()
-            self.name = f"llama.cpp:{self.model_path.name}:{stat.st_size}"
-        else:
-            self.name = f"llama.cpp:{self._model_name}:{models.MODELS[self._model_name].sha256[:12]}"
-        self._llm = Llama(
-            model_path=str(self.model_path),
-            n_ctx=self.n_ctx,
-            n_threads=self.n_threads,
-            n_batch=512,
-            seed=self.seed,
-            logits_all=False,
-            verbose=False,
-        )
-        if "<|im_start|>" not in (self._llm.metadata.get("tokenizer.chat_template") or ""):
-            raise JudgeError(f"{self.model_path.name}: only ChatML-templated instruct models are supported as judges")
-        first = lambda w: self._llm.tokenize(w.encode(), add_bos=False, special=False)[0]  # noqa: E731
-        self._yes = sorted({first(w) for w in prompts.READOUT_YES})
-        self._no = sorted({first(w) for w in prompts.READOUT_NO})
+        with _LOAD_LOCK:
+            self.model_path = models.locate(self._model_name, self._explicit_path)
+            if self._explicit_path or os.environ.get("RT4CHART_MODEL_PATH"):
+                stat = self.model_path.stat()
+                self.name = f"llama.cpp:{self.model_path.name}:{stat.st_size}"
+            else:
+                self.name = f"llama.cpp:{self._model_name}:{models.MODELS[self._model_name].sha256[:12]}"
+            key = (str(self.model_path.resolve()), self.n_ctx, self.n_threads, self.seed)
+            if key not in _LOADED:
+                llm = Llama(
+                    model_path=str(self.model_path),
+                    n_ctx=self.n_ctx,
+                    n_threads=self.n_threads,
+                    n_batch=512,
+                    seed=self.seed,
+                    logits_all=False,
+                    verbose=False,
+                )
+                if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
+                    raise JudgeError(f"{self.model_path.name}: only ChatML-templated instruct models are supported as judges")
+                first = lambda w: llm.tokenize(w.encode(), add_bos=False, special=False)[0]  # noqa: E731
+                _LOADED[key] = _Model(llm, threading.Lock(), sorted({first(w) for w in prompts.READOUT_YES}),
+                                      sorted({first(w) for w in prompts.READOUT_NO}))
+            loaded = _LOADED[key]
+        self._lock, self._yes, self._no = loaded.lock, loaded.yes, loaded.no
+        self._llm = loaded.llm
         return self._llm
 
     def prepare(self) -> None:
-        with self._lock:
-            self._load()
+        self._load()
 
     def context_budget(self) -> int:
         return self.n_ctx - _RESERVE
@@ -165,15 +185,15 @@ class LlamaCppJudge(Judge):
 
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
         result = VerifyResult()
+        try:
+            self._load()
+        except MissingExtra:
+            raise
+        except Exception as exc:  # noqa: BLE001 - e.g. a corrupt model: every claim unjudged, with why
+            for c in request.claims:
+                result.unjudged[c.id] = f"{type(exc).__name__}: {exc}"
+            return result
         with self._lock:  # one model, one sequence: claims of a request share the context prefix
-            try:
-                self._load()
-            except Exception as exc:
-                if isinstance(exc, (MissingExtra,)):
-                    raise
-                for c in request.claims:
-                    result.unjudged[c.id] = f"{type(exc).__name__}: {exc}"
-                return result
             head = prompts.readout_context(request.sentences, request.question, prompts.READOUT_NOTES[request.mode])
             system = prompts.READOUT_SYSTEM
             shown = [s.id for s in request.sentences]
@@ -246,8 +266,8 @@ class LlamaCppJudge(Judge):
         """One sentence at a time (the paper's sentence-based decomposition); holistic requests
         are served the same way, since a 1.5B model splits one sentence far more reliably."""
         result = DecomposeResult()
+        self._load()
         with self._lock:
-            self._load()
             for i, s in enumerate(sentences):
                 before = " ".join(p.text for p in sentences[max(0, i - 2) : i])
                 user = (f"Previous sentences: {before}\n" if before else "") + f"Sentence: {s.text}\n\n" + prompts.READOUT_DECOMPOSE

@@ -32,21 +32,30 @@ def scripted() -> ScriptedJudge:
 
 
 @pytest.fixture(scope="session")
-def embedded_judge():
-    """The embedded judge (Qwen2.5-Coder-1.5B via llama.cpp), loaded once for the session."""
+def _embedded_model():
     pytest.importorskip("llama_cpp", reason="needs the [local] extra")
-    from rt4chart_plugins import make_judge, models
+    from rt4chart_plugins import models
 
     try:
-        models.locate(models.DEFAULT_MODEL, pull_if_missing=False)
+        return models.locate(models.DEFAULT_MODEL, pull_if_missing=False)
     except Exception as exc:  # noqa: BLE001
         pytest.fail(f"embedded judge model not available ({exc}); run `rt4chart model pull` first")
-    return make_judge("local")
+
+
+@pytest.fixture(scope="module")
+def embedded_judge(_embedded_model, tmp_path_factory):
+    """The embedded judge (Qwen2.5-Coder-1.5B via llama.cpp) with an empty cache for each test
+    module, so that no module passes from verdicts another one cached; the loaded model itself is
+    shared by every judge instance."""
+    from rt4chart_plugins.judges.cache import JudgeCache
+    from rt4chart_plugins.judges.llama_cpp import LlamaCppJudge
+
+    return LlamaCppJudge(cache=JudgeCache(tmp_path_factory.mktemp("judge-cache") / "cache.sqlite"))
 
 
 
 @pytest.fixture(scope="session")
-def llama_server(embedded_judge, tmp_path_factory):
+def llama_server(_embedded_model, tmp_path_factory):
     """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model: a real
     model behind each framework's own LLM client (``@pytest.mark.server``)."""
     import socket
