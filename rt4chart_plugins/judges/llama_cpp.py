@@ -38,6 +38,13 @@ class _Model:
     no: list[int]
 
 
+@dataclass
+class _Support:
+    p_sup: float
+    evidence: list[int]
+    phrase: str | None
+
+
 _LOADED: dict[tuple, _Model] = {}
 _LOAD_LOCK = threading.Lock()
 
@@ -184,6 +191,10 @@ class LlamaCppJudge(Judge):
         return await asyncio.to_thread(self._verify_sync, request, cost)
 
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
+        """Two phases, so that the context is read once per request: first every claim's support
+        readout against the context (each claim appended to the cached context prefix; ENT claims
+        then name their evidence, the others their unsupported phrase); then, for the claims not
+        supported, the short pairwise questions that tell CON from NIC (no context needed)."""
         result = VerifyResult()
         try:
             self._load()
@@ -193,17 +204,19 @@ class LlamaCppJudge(Judge):
             for c in request.claims:
                 result.unjudged[c.id] = f"{type(exc).__name__}: {exc}"
             return result
-        with self._lock:  # one model, one sequence: claims of a request share the context prefix
-            head = prompts.readout_context(request.sentences, request.question, prompts.READOUT_NOTES[request.mode])
-            system = prompts.READOUT_SYSTEM
-            shown = [s.id for s in request.sentences]
+        head = prompts.readout_context(request.sentences, request.question)
+        note = prompts.READOUT_NOTES[request.mode]
+        system = prompts.READOUT_SYSTEM
+        shown = [s.id for s in request.sentences]
+        with self._lock:  # one model, one sequence
+            pending: list[tuple[Claim, str, _Support]] = []
             for claim in request.claims:
                 hint = None
                 if claim.id in request.hints:
                     label, ids = request.hints[claim.id]
                     span = f"{ids[0]}-{ids[-1]}" if ids else "none"
                     hint = f"(Provisional verdict: {_WORD[label]}, near sentences {span}.)"
-                user = head + prompts.readout_support(claim.text, hint)
+                user = head + prompts.readout_support(claim.text, hint, note)
                 key = cache_key(self.name, "verify", system, user, self.evidence, request.want_phrase, shown,
                                 self.support_threshold, self.conflict_threshold)
                 if self.cache is not None and (hit := self.cache.get(key)) is not None:
@@ -211,8 +224,13 @@ class LlamaCppJudge(Judge):
                     result.judgements.append(Judgement.model_validate(hit))
                     continue
                 try:
-                    judgement = self._judge_claim(system, user, claim, request.sentences, request.want_phrase, cost)
+                    pending.append((claim, key, self._support(system, user, shown, request.want_phrase, cost)))
                 except Exception as exc:  # noqa: BLE001 - one claim's failure must not sink the rest
+                    result.unjudged[claim.id] = f"{type(exc).__name__}: {exc}"
+            for claim, key, support in pending:
+                try:
+                    judgement = self._decide(system, claim, support, request.sentences, cost)
+                except Exception as exc:  # noqa: BLE001
                     result.unjudged[claim.id] = f"{type(exc).__name__}: {exc}"
                     continue
                 result.judgements.append(judgement)
@@ -220,42 +238,47 @@ class LlamaCppJudge(Judge):
                     self.cache.put(key, judgement.model_dump(mode="json"))
         return result
 
-    def _judge_claim(self, system: str, user: str, claim: Claim, sentences: list[Sentence], want_phrase: bool,
-                     cost: Cost) -> Judgement:
-        """Two binary readouts: is the claim supported by the context (ENT)? If not, can it and
-        the context sentence closest to it both be true (no → CON, yes → NIC)?"""
+    def _support(self, system: str, user: str, shown: list[int], want_phrase: bool, cost: Cost) -> "_Support":
+        """P(the context supports the claim); for a supported claim its evidence ids, for the
+        others the phrase the judge names as unsupported."""
         cost.judge_calls += 1
         turns = [("system", system), ("user", user)]
         p_sup = self._p_yes(turns, cost)
-        shown = [s.id for s in sentences]
         evidence: list[int] = []
         phrase = None
         if p_sup >= self.support_threshold:
-            label = Label.ENT
-            p_compatible = 1.0
             if self.evidence and shown:
                 text = self._generate(
                     self._tokens(self._chatml(turns + [("assistant", "Yes"), ("user", prompts.READOUT_EVIDENCE)])),
                     _ids_grammar(shown), max_tokens=12, cost=cost,
                 )
                 evidence = [int(t) for t in text.replace(" ", "").split(",") if t.isdigit()]
+        elif want_phrase:
+            lines = self._generate(
+                self._tokens(self._chatml(turns + [("assistant", "No"), ("user", prompts.READOUT_PHRASE)])),
+                None, max_tokens=24, cost=cost,
+            ).strip().splitlines()
+            phrase = _quoted(lines[0]) if lines else None
+        return _Support(p_sup, evidence, phrase)
+
+    def _decide(self, system: str, claim: Claim, support: "_Support", sentences: list[Sentence],
+                cost: Cost) -> Judgement:
+        """ENT when supported; otherwise: can the claim and the context sentence closest to it
+        both be true? No → CON with that sentence as evidence, yes → NIC."""
+        p_sup = support.p_sup
+        p_compatible, closest = 1.0, None
+        if p_sup >= self.support_threshold:
+            label = Label.ENT
         else:
-            p_compatible, closest = 1.0, None
             for cand in closest_sentences(claim.text, sentences, k=2):
                 p = self._p_yes([("system", system), ("user", prompts.readout_pair(cand.text, claim.text))], cost)
                 if p < p_compatible:
                     p_compatible, closest = p, cand
             label = Label.CON if p_compatible < self.conflict_threshold else Label.NIC
-            if label == Label.CON and closest is not None:
-                evidence = [closest.id]
-            if want_phrase:
-                lines = self._generate(
-                    self._tokens(self._chatml(turns + [("assistant", "No"), ("user", prompts.READOUT_PHRASE)])),
-                    None, max_tokens=24, cost=cost,
-                ).strip().splitlines()
-                phrase = _quoted(lines[0]) if lines else None
+        evidence = support.evidence if label == Label.ENT else [closest.id] if label == Label.CON and closest else []
         probs = {Label.ENT: p_sup, Label.CON: (1 - p_sup) * (1 - p_compatible), Label.NIC: (1 - p_sup) * p_compatible}
-        return Judgement(claim_id=claim.id, label=label, evidence=evidence, phrase=phrase, probs=probs)
+        return Judgement(claim_id=claim.id, label=label, evidence=evidence,
+                         phrase=support.phrase if label != Label.ENT else None, probs=probs)
 
     # ---- decomposition ---------------------------------------------------------------------
 

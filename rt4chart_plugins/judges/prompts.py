@@ -124,10 +124,11 @@ READOUT_YES = ("Yes", "yes", "YES")
 READOUT_NO = ("No", "no", "NO")
 
 
-def readout_context(sentences: list[Sentence], question: str | None, note: str) -> str:
-    """The shared prefix of the user turn: everything before the claim."""
+def readout_context(sentences: list[Sentence], question: str | None) -> str:
+    """The shared prefix of the user turn: the document (and question), nothing mode-specific,
+    so that every request over the same sentences reuses the KV cache of the one before."""
     q = f"\nThe document was retrieved to answer: {question}\n" if question else ""
-    return f"{note}\nDocument:\n{context_block(sentences)}\n{q}\n"
+    return f"Document:\n{context_block(sentences)}\n{q}\n"
 
 
 READOUT_NOTES = {
@@ -137,9 +138,9 @@ READOUT_NOTES = {
 }
 
 
-def readout_support(claim: str, hint: str | None) -> str:
+def readout_support(claim: str, hint: str | None, note: str) -> str:
     h = f"\n{hint}" if hint else ""
-    return f"Statement: {claim}{h}\n\nBased only on the document, is the statement true? Answer Yes or No."
+    return f"{note}\nStatement: {claim}{h}\n\nBased only on the document, is the statement true? Answer Yes or No."
 
 
 def readout_pair(sentence: str, claim: str) -> str:

@@ -55,47 +55,8 @@ def embedded_judge(_embedded_model, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def llama_server(_embedded_model, tmp_path_factory):
-    """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model: a real
-    model behind each framework's own LLM client (``@pytest.mark.server``)."""
-    import socket
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-
-    pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from rt4chart_plugins import models
-
-    path = models.locate(models.DEFAULT_MODEL, pull_if_missing=False)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = tmp_path_factory.mktemp("llama-server") / "server.log"
-    with open(log, "w") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--host", "127.0.0.1",
-             "--port", str(port), "--n_ctx", "4096", "--chat_format", "chatml", "--model_alias", "qwen-judge",
-             "--n_threads", str(os.cpu_count() or 2)],
-            stdout=fh, stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.time() + 180
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"llama.cpp server exited: {log.read_text()[-2000:]}")
-            try:
-                urllib.request.urlopen(base + "/models", timeout=2).read()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    pytest.fail("llama.cpp server did not start within 180 s")
-                time.sleep(0.5)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def llama_server(openai_server):
+    """llama-cpp-python's OpenAI-compatible server on loopback serving the embedded model (model
+    alias ``qwen-judge``): a real model behind each framework's own LLM client. It is the one the
+    core tests use (``tests/conftest.py``), started once per session."""
+    return openai_server
