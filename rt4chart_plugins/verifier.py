@@ -22,7 +22,7 @@ from .pipeline.checks import unsupported_facts
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
-from .pipeline.local import fit_windows, verify_local
+from .pipeline.local import fit_windows, sentence_costs, verify_local
 from .pipeline.segment import segment_answer, segment_context
 from .types import (
     Claim, ClaimVerdict, Correction, Cost, Evidence, Judgement, Label, LocalVerdict, Report,
@@ -126,7 +126,8 @@ class Verifier:
             notes.append("the context is empty: every claim is baseless (NIC) and no judge was asked")
             final = {c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in claims}
         elif claims:
-            windows, shrink_note = fit_windows(context_sentences, cfg.window_size, cfg.window_overlap, judge)
+            costs = sentence_costs(context_sentences, judge)
+            windows, shrink_note = fit_windows(costs, cfg.window_size, cfg.window_overlap, judge.context_budget())
             if shrink_note:
                 notes.append(shrink_note)
             run_global = cfg.global_verification and len(windows) > 1
@@ -137,7 +138,7 @@ class Verifier:
             final = dict(deciding)
             if run_global:
                 final.update(await verify_global(
-                    claims, local, context_sentences, windows, judge, question,
+                    claims, local, context_sentences, costs, windows, judge, question,
                     cfg.sub_sentence_spans, cost, corrections, notes,
                 ))
             elif cfg.global_verification:

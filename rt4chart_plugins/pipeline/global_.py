@@ -15,11 +15,9 @@ from ..types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sen
 from .evidence import check_evidence
 
 
-def _span_that_fits(context: list[Sentence], window: Window, judge: Judge) -> list[Sentence]:
+def _span_that_fits(context: list[Sentence], cost: list[int], window: Window, budget: int) -> list[Sentence]:
     """The deciding window grown on both sides while it fits the judge (for contexts too long
     to be read whole): the 'surrounding text' of the global check, as much as the judge can take."""
-    budget = judge.context_budget()
-    cost = [judge.count_tokens(s.text) + 4 for s in context]
     lo, hi = window.first, window.last
     used = sum(cost[lo : hi + 1])
     grew = True
@@ -40,6 +38,7 @@ async def verify_global(
     claims: list[Claim],
     local: dict[int, LocalVerdict],
     context: list[Sentence],
+    costs: list[int],
     windows: list[Window],
     judge: Judge,
     question: str | None,
@@ -53,7 +52,7 @@ async def verify_global(
     if not judged:
         return {}
     budget = judge.context_budget()
-    whole_fits = sum(judge.count_tokens(s.text) + 4 for s in context) <= budget
+    whole_fits = sum(costs) <= budget
 
     requests: list[VerifyRequest] = []
     searching = [c for c in judged if local[c.id].label == Label.NIC]
@@ -78,7 +77,7 @@ async def verify_global(
         for w_index, group in by_window.items():
             window = windows[w_index]
             hints = {c.id: (local[c.id].label, list(window.ids)) for c in group}
-            requests.append(VerifyRequest(mode="global_hint", sentences=_span_that_fits(context, window, judge),
+            requests.append(VerifyRequest(mode="global_hint", sentences=_span_that_fits(context, costs, window, budget),
                                           claims=group, question=question, hints=hints, want_phrase=want_phrase))
 
     results = await asyncio.gather(*(judge.verify(r, cost=cost) for r in requests))

@@ -32,14 +32,19 @@ def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:
         first += stride
 
 
-def fit_windows(context: list[Sentence], size: int, overlap: int, judge: Judge) -> tuple[list[Window], str | None]:
-    """Windows that each fit the judge's budget; a note when they had to be shrunk."""
-    budget = judge.context_budget()
-    cost = [judge.count_tokens(s.text) + 4 for s in context]  # +4: the "[id] " prefix and newline
+def sentence_costs(context: list[Sentence], judge: Judge) -> list[int]:
+    """Tokens each context sentence takes in a prompt (+4: the "[id] " prefix and newline).
+    Computed once per verification and shared by the window and global-pass planning."""
+    return [judge.count_tokens(s.text) + 4 for s in context]
+
+
+def fit_windows(costs: list[int], size: int, overlap: int, budget: int) -> tuple[list[Window], str | None]:
+    """Windows over sentences of these token ``costs`` that each fit ``budget``; a note when they
+    had to be shrunk."""
     w, o = size, overlap
     while True:
-        windows = make_windows(len(context), w, o)
-        if w == 1 or all(sum(cost[i] for i in win.ids) <= budget for win in windows):
+        windows = make_windows(len(costs), w, o)
+        if w == 1 or all(sum(costs[i] for i in win.ids) <= budget for win in windows):
             break
         w = max(1, w // 2)
         o = min(o // 2, w - 1)
