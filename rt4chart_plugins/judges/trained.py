@@ -1,0 +1,160 @@
+"""The trained judge: a fine-tuned MiniLM cross-encoder that labels (claim, premise) pairs.
+
+Where the embedded LLM judge reads a window into a KV cache and answers one claim at a time in
+seconds, this judge scores every claim of a window in one ONNX batch in milliseconds. It cannot
+write, so it does what needs no generation: claims are the answer sentences, evidence is the
+premise sentence(s) that best match the claim, and the unfaithful phrase is the stretch of the claim
+whose content words the premise lacks. How it was trained, and where it fails:
+docs/trained-verifier.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import threading
+from pathlib import Path
+
+from ..types import Cost, Judgement, Label, Sentence
+from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
+from ..pipeline.checks import unsupported_facts
+from .encoder import MODEL_FILE, TOKENIZER_FILE, encode, load_manifest, load_tokenizer, support
+from .premise import Relevance, coverage, premise_text, select, words
+
+_WORD_SPAN = re.compile(r"[A-Za-z0-9]+(?:[.:,'’][A-Za-z0-9]+)*")
+CONFLICT_COVERAGE = 0.6  # a claim this well covered whose number or name the premise lacks is CON
+_LOADED: dict[tuple[str, int], tuple] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def unsupported_phrase(claim: str, premise: str) -> str | None:
+    """The claim's stretch from its first to its last content word that the premise lacks; None
+    when every content word is there (the claim is wrong as a whole) or when it is most of it."""
+    known = set(words(premise))
+    spans = [m.span() for m in _WORD_SPAN.finditer(claim) if (w := words(m.group())) and w[0] not in known]
+    if not spans:
+        return None
+    start, end = spans[0][0], spans[-1][1]
+    if end - start > 0.7 * len(claim.strip()):
+        return None
+    return claim[start:end]
+
+
+class TrainedJudge(Judge):
+    """``Verifier(judge="trained")``. ``artifact_dir``: another artifact than the packaged one;
+    ``threshold``: support at or above which a claim is ENT (default: the one fitted in training).
+
+    The support score, reported as P(ENT), combines the encoder's P(ENT) with the share of the
+    claim's words the premise contains and the number/name check, with weights fitted on held-out
+    RAGTruth train rows (:func:`rt4chart_plugins.judges.encoder.support`)."""
+
+    def __init__(self, artifact_dir: str | Path | None = None, *, threshold: float | None = None,
+                 batch_size: int = 32, threads: int | None = None):
+        self.artifact_dir = Path(artifact_dir) if artifact_dir else None
+        self._threshold = threshold
+        self.batch_size = batch_size
+        self.threads = threads or os.cpu_count() or 1
+        self._state: tuple | None = None
+        self.name = "trained"
+
+    # ---- loading -----------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        self._load()
+
+    def _load(self) -> tuple:
+        if self._state is not None:
+            return self._state
+        directory, manifest = load_manifest(self.artifact_dir, check=False)
+        key = (str(directory.resolve()), self.threads)
+        with _LOAD_LOCK:  # one session per artifact: loading costs a checksum and 23 MB
+            if key not in _LOADED or _LOADED[key][1].sha256 != manifest.sha256:
+                import onnxruntime as ort
+
+                directory, manifest = load_manifest(directory, check=True)
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = self.threads
+                session = ort.InferenceSession(str(directory / MODEL_FILE), opts, providers=["CPUExecutionProvider"])
+                tok = load_tokenizer(directory / TOKENIZER_FILE, manifest.max_length)
+                counter = load_tokenizer(directory / TOKENIZER_FILE, 100_000)
+                counter.no_padding()
+                _LOADED[key] = (session, manifest, tok, counter, threading.Lock())
+            self._state = _LOADED[key]
+        manifest = self._state[1]
+        self.name = f"trained-minilm-v{manifest.version}-{manifest.sha256[:8]}"
+        return self._state
+
+    @property
+    def threshold(self) -> float:
+        return self._threshold if self._threshold is not None else self._load()[1].threshold
+
+    # ---- the Judge protocol ------------------------------------------------------------------
+
+    def context_budget(self) -> int:
+        # it picks its own premise out of any window, so windows never need shrinking for it
+        return 10**9
+
+    async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
+        """No generation here: each answer sentence is one claim."""
+        return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
+
+    async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
+        return await asyncio.to_thread(self._verify_sync, request, cost)
+
+    def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
+        import numpy as np
+
+        session, manifest, tok, counter, lock = self._load()
+        texts = [s.text for s in request.sentences]
+        if not texts or not request.claims:
+            return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
+        costs = [len(e.ids) - 2 for e in counter.encode_batch(texts)]
+        relevance = Relevance(texts)
+        premises, chosen_ids, scored = [], [], []
+        for claim in request.claims:
+            scores = relevance.scores(claim.text, request.question)
+            chosen = select(scores, costs, manifest.premise_budget)
+            premises.append(premise_text(texts, chosen, request.question))
+            chosen_ids.append(chosen)
+            scored.append(scores)
+        probs: list[list[float]] = []
+        for i in range(0, len(premises), self.batch_size):
+            claims = [c.text for c in request.claims[i : i + self.batch_size]]
+            batch = encode(tok, claims, premises[i : i + self.batch_size])
+            with lock:
+                logits = session.run(["logits"], batch)[0]
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probs.extend((e / e.sum(axis=1, keepdims=True)).tolist())
+            cost.judge_calls += 1
+            cost.prompt_tokens += int(batch["attention_mask"].sum())
+        out = VerifyResult()
+        for claim, p, chosen, scores, premise in zip(request.claims, probs, chosen_ids, scored, premises):
+            enc_ent, enc_con, enc_nic = p
+            cover = coverage(claim.text, premise)
+            missing = unsupported_facts(claim.text, premise)
+            p_ent = support(enc_ent, cover, bool(missing), manifest.combine)
+            # the rest of the mass is split as the encoder splits it between CON and NIC
+            share = enc_con / (enc_con + enc_nic) if enc_con + enc_nic > 0 else 0.5
+            p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
+            label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con > p_nic else Label.NIC
+            if label == Label.NIC and missing and cover >= CONFLICT_COVERAGE:
+                # the premise states this fact, with another number or name: a contradiction
+                label, p_con, p_nic = Label.CON, max(p_con, p_nic), min(p_con, p_nic)
+            ranked = sorted(chosen, key=lambda i: -scores[i])
+            if label == Label.ENT:
+                evidence = [i for i in ranked[:2] if scores[i] >= 0.5 * scores[ranked[0]] and scores[i] > 0]
+            elif label == Label.CON:
+                evidence = ranked[:1]
+            else:
+                evidence = []
+            out.judgements.append(Judgement(
+                claim_id=claim.id, label=label,
+                evidence=[request.sentences[i].id for i in evidence],
+                phrase=unsupported_phrase(claim.text, premise) if label != Label.ENT and request.want_phrase else None,
+                reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
+                        f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
+                        + (f", premise lacks {', '.join(missing)}" if missing else "")),
+                probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
+            ))
+        return out

@@ -1,0 +1,99 @@
+"""The trained cross-encoder judge, on the packaged artifact: real ONNX inference, no fakes."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from rt4chart_plugins import Verifier
+from rt4chart_plugins.errors import ModelNotAvailable
+from rt4chart_plugins.judges import encoder
+from rt4chart_plugins.judges.premise import Relevance, select
+from rt4chart_plugins.judges.trained import TrainedJudge, unsupported_phrase
+from rt4chart_plugins.types import Label
+
+CONTEXT = (
+    "The Riverside Library opened in 1962 on Elm Street. "
+    "It holds about 40,000 books and a small collection of maps. "
+    "The library is open from 9 AM to 6 PM on weekdays. "
+    "Children's story hour takes place every Saturday morning. "
+    "Membership is free for residents of the county."
+)
+
+
+@pytest.fixture(scope="module")
+def verifier() -> Verifier:
+    return Verifier("trained", decomposition="sentence", fact_check=False)
+
+
+def _label(verifier: Verifier, answer: str) -> Label:
+    report = verifier.verify(CONTEXT, answer)
+    assert report.state == "verified", report.error
+    assert len(report.claims) == 1
+    return report.claims[0].label
+
+
+def test_copied_sentence_is_entailed_with_its_evidence(verifier):
+    report = verifier.verify(CONTEXT, "The library is open from 9 AM to 6 PM on weekdays.")
+    claim = report.claims[0]
+    assert claim.label == Label.ENT
+    assert any("9 AM to 6 PM" in e.text for e in claim.evidence)
+    assert claim.probs[Label.ENT] > 0.5
+
+
+def test_changed_number_is_contradicted(verifier):
+    assert _label(verifier, "The Riverside Library opened in 1987 on Elm Street.") == Label.CON
+
+
+def test_foreign_sentence_is_baseless(verifier):
+    assert _label(verifier, "The mayor announced a new tram line to the airport last spring.") == Label.NIC
+
+
+def test_answer_level_flags_only_the_bad_sentence(verifier):
+    report = verifier.verify(CONTEXT, "Membership is free for residents of the county. "
+                                      "The library also runs a rooftop cafe that serves lunch.")
+    labels = [c.label for c in report.claims]
+    assert labels[0] == Label.ENT and labels[1] != Label.ENT
+    assert report.hallucinated
+    assert report.unfaithful_spans and report.unfaithful_spans[0].text.startswith("The library also runs")
+
+
+def test_packaged_artifact_checksum_matches_its_manifest():
+    directory, manifest = encoder.load_manifest()
+    assert encoder.sha256_file(directory / encoder.MODEL_FILE) == manifest.sha256
+    assert 0.0 < manifest.threshold < 1.0
+    assert manifest.validation, "the manifest records the validation numbers of its training run"
+
+
+def test_corrupted_artifact_names_the_rebuild_command(tmp_path):
+    shutil.copytree(encoder.ARTIFACT_DIR, tmp_path / "a")
+    model = tmp_path / "a" / encoder.MODEL_FILE
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    model.write_bytes(bytes(data))
+    with pytest.raises(ModelNotAvailable, match="rt4chart train-verifier"):
+        TrainedJudge(tmp_path / "a").prepare()
+
+
+def test_missing_artifact_names_the_rebuild_command(tmp_path):
+    with pytest.raises(ModelNotAvailable, match="rt4chart train-verifier"):
+        TrainedJudge(tmp_path).prepare()
+    verifier = Verifier(TrainedJudge(tmp_path))
+    with pytest.raises(ModelNotAvailable):
+        verifier.verify(CONTEXT, "The library opened in 1962.")
+    [report] = verifier.verify_many([{"context": CONTEXT, "answer": "The library opened in 1962."}])
+    assert report.state == "failed" and "train-verifier" in (report.error or "")
+
+
+def test_premise_reads_the_matching_sentences_in_document_order():
+    sentences = ["Cats sleep a lot.", "The bridge opened in 1932.", "Dogs bark.", "The bridge is 500 m long."]
+    scores = Relevance(sentences).scores("The bridge opened in 1932 and is 500 m long.")
+    assert select(scores, [5, 5, 5, 5], budget=10) == [1, 3]
+    assert select(scores, [5, 5, 5, 5], budget=10, exclude={1}) == [0, 3]
+
+
+def test_unsupported_phrase_is_the_part_the_premise_lacks():
+    premise = "The museum opened in 1990 and has three floors."
+    assert unsupported_phrase("The museum opened in 1990 and has a rooftop garden.", premise) == "rooftop garden"
+    assert unsupported_phrase("The museum opened in 1990.", premise) is None
