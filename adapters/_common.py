@@ -19,7 +19,7 @@ from rt4chart_plugins.judges.chat import extract_json_text
 from rt4chart_plugins.verifier import Verifier, failed_report, run_sync
 
 #: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`
-JUDGE_NAMES = ("local", "openai")
+JUDGE_NAMES = ("local", "trained", "openai")
 
 
 def build_verifier(
@@ -32,8 +32,8 @@ def build_verifier(
 ) -> Verifier:
     """A :class:`Verifier` for an adapter's ``judge`` argument.
 
-    ``judge`` may be a :class:`Verifier` (used as is), a :class:`Judge`, ``None`` / ``"local"`` (the
-    embedded offline judge), ``"openai"`` (any OpenAI-compatible endpoint, configured by
+    ``judge`` may be a :class:`Verifier` (used as is), a :class:`Judge`, ``None`` / ``"trained"``
+    (the packaged cross-encoder verifier, the offline default), ``"local"`` (the embedded LLM judge), ``"openai"`` (any OpenAI-compatible endpoint, configured by
     ``judge_kwargs``: ``base_url``, ``api_key``, ``model``), or a framework's own LLM object, which
     ``wrap`` turns into a :class:`Judge` (``wrap`` returns None for objects it does not know;
     ``judge_kwargs`` then go to that ChatJudge: ``cache``, ``concurrency``, ``max_retries``, ``name``).
@@ -47,7 +47,7 @@ def build_verifier(
     if isinstance(judge, str):
         if judge not in JUDGE_NAMES:
             raise InvalidInput(
-                f"unknown judge {judge!r}: use 'local', 'openai', a Judge, or this framework's LLM object"
+                f"unknown judge {judge!r}: use 'local', 'trained', 'openai', a Judge, or this framework's LLM object"
             )
         return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
     wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None

@@ -22,6 +22,7 @@ parameters, so every parameter is stored under its own name (pipeline options in
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
@@ -127,7 +128,8 @@ def report_from_metric_data(metric_data: Any) -> dict[str, Any] | None:
 class RT4ChartMetric(BaseMetric):
     """Claim-level RAG faithfulness (RT4CHART) as a deepeval metric.
 
-    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
+    ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
     :class:`rt4chart_plugins.Judge`, a ``DeepEvalBaseLLM``, or a deepeval model name.
     ``options`` / extra keyword arguments: pipeline options (``decomposition``, ``window_size``, ...).
@@ -175,7 +177,7 @@ class RT4ChartMetric(BaseMetric):
         try:
             return self._verifier.judge.name
         except Exception:  # noqa: BLE001 - a judge that cannot be built yet fails at measure time
-            return str(self.judge or "local")
+            return str(self.judge or os.environ.get("RT4CHART_JUDGE") or "trained")
 
     @property
     def __name__(self) -> str:  # noqa: PLW3201 - deepeval's metric name

@@ -168,7 +168,8 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     """Claim-level RAG faithfulness (RT4CHART) as a LangChain Runnable: ``{context, question,
     answer}`` in, :class:`rt4chart_plugins.Report` out.
 
-    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
+    ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
     :class:`rt4chart_plugins.Judge`, or any LangChain chat model. Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ``window_overlap``,

@@ -111,7 +111,8 @@ def _wrap(judge: Any, **kwargs: Any) -> LlamaIndexJudge | None:
 class RT4ChartEvaluator(BaseEvaluator):
     """Claim-level RAG faithfulness (RT4CHART) as a LlamaIndex evaluator.
 
-    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
+    ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
     :class:`rt4chart_plugins.Judge`, or any LlamaIndex ``LLM``. Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ...).

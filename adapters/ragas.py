@@ -122,7 +122,8 @@ def _key(question: Any, answer: Any, contexts: Any) -> tuple:
 class RT4ChartFaithfulness(SingleTurnMetric):
     """Claim-level RAG faithfulness (RT4CHART) for ``ragas.evaluate()``.
 
-    ``judge``: ``None``/``"local"`` (the embedded offline judge), ``"openai"`` (an
+    ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
+    ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
     :class:`rt4chart_plugins.Judge`, or a ragas LLM. ``options``: pipeline options
     (``decomposition``, ``window_size``, ...). The judge is deliberately not the ``llm`` field of

@@ -4,6 +4,8 @@
     rt4chart verify samples.jsonl -o results.jsonl        # batch, resumable
     rt4chart schema                                       # JSON Schema of the report
     rt4chart model pull [NAME] | path [NAME] | list
+    rt4chart bench --dataset ragtruth --subset test-150 [--judge local|trained|openai] [--systems ...]
+    rt4chart train-verifier [--out DIR] [...]             # rebuild the trained verifier
 
 Exit status: 0 success; 1 a batch had failed rows (or a single verification failed); 2 bad usage
 or input.
@@ -22,8 +24,9 @@ from .errors import Rt4chartError
 
 def _judge_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("judge")
-    g.add_argument("--judge", choices=["local", "openai"], default=None,
-                   help="local: the embedded offline model (default); openai: an OpenAI-compatible endpoint")
+    g.add_argument("--judge", choices=["local", "trained", "openai"], default=None,
+                   help="local: the embedded offline LLM (default); trained: the packaged cross-encoder "
+                        "verifier (offline, fast); openai: an OpenAI-compatible endpoint")
     g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default")
     g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
     g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
@@ -45,6 +48,8 @@ def _judge_kwargs(args: argparse.Namespace) -> dict:
     if args.judge == "openai":
         kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
                                          ("model", args.openai_model)) if v})
+    elif args.judge == "trained":
+        return {}
     elif args.model_path:
         kwargs["model_path"] = args.model_path
     return kwargs
@@ -152,6 +157,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_verifier(args: argparse.Namespace) -> int:
+    """Rebuild the trained verifier (rt4chart_plugins.training); its own flags follow."""
+    from .training.train import main as train_main
+
+    return train_main(args.rest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rt4chart", description="Claim-level hallucination detection for RAG (RT4CHART)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,13 +198,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
     b.add_argument("--limit", type=int, help="only the first N selected rows")
     b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
-    b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all")
+    b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
+                                     "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
+                                     "(the last four run on the judge LLM through an OpenAI-compatible server)")
     b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
     b.add_argument("--out", default="results", help="results folder (default: results)")
     b.add_argument("--concurrency", type=int, default=1, help="rows in flight per system")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _judge_args(b)
     b.set_defaults(func=cmd_bench)
+
+    t = sub.add_parser("train-verifier", add_help=False,
+                       help="rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)")
+    t.add_argument("rest", nargs=argparse.REMAINDER)
+    t.set_defaults(func=cmd_train_verifier)
     return parser
 
 

@@ -33,11 +33,12 @@ _SHARED_LOCAL: dict[tuple, Judge] = {}
 
 
 def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
-    """A judge from a name: ``"local"`` (embedded, the default; ``$RT4CHART_JUDGE`` overrides) or
-    ``"openai"`` (any OpenAI-compatible endpoint; ``base_url``, ``api_key``, ``model``)."""
+    """A judge from a name: ``"trained"`` (the packaged cross-encoder verifier, the default;
+    ``$RT4CHART_JUDGE`` overrides; ``artifact_dir``, ``threshold``), ``"local"`` (the embedded LLM)
+    or ``"openai"`` (any OpenAI-compatible endpoint; ``base_url``, ``api_key``, ``model``)."""
     if isinstance(judge, Judge):
         return judge
-    name = judge or os.environ.get("RT4CHART_JUDGE") or "local"
+    name = judge or os.environ.get("RT4CHART_JUDGE") or "trained"
     if name == "local":
         key = tuple(sorted((k, str(v)) for k, v in kwargs.items()))
         if key not in _SHARED_LOCAL:  # loading a model takes seconds and a GB: share it
@@ -45,17 +46,21 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
 
             _SHARED_LOCAL[key] = LlamaCppJudge(**kwargs)
         return _SHARED_LOCAL[key]
+    if name == "trained":
+        from .judges.trained import TrainedJudge
+
+        return TrainedJudge(**kwargs)
     if name == "openai":
         from .judges.openai_compat import OpenAIJudge
 
         return OpenAIJudge(**kwargs)
-    raise InvalidInput(f"unknown judge {name!r}: use 'local', 'openai' or a Judge instance")
+    raise InvalidInput(f"unknown judge {name!r}: use 'local', 'trained', 'openai' or a Judge instance")
 
 
 class Verifier:
     """Claim-level RAG faithfulness with evidence (RT4CHART).
 
-    ``judge``: a :class:`Judge`, or ``"local"`` / ``"openai"`` (``judge_kwargs`` configure it).
+    ``judge``: a :class:`Judge`, or ``"local"`` / ``"trained"`` / ``"openai"`` (``judge_kwargs`` configure it).
     Pipeline knobs (``decomposition``, ``window_size``, ``window_overlap``, ``global_verification``,
     ``sub_sentence_spans``) are validated up front.
     """

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The main job on the embedded offline judge: install, fetch the model (once), verify the shipped
-# policy example and print the auditor's view.
+# The main job on the offline default judge (the packaged trained verifier): install the package
+# (no model download, no native build), verify the shipped policy example, print the auditor's view.
+# `bash scripts/demo.sh --judge local` runs the embedded LLM judge instead (builds llama.cpp and
+# fetches its 1.1 GB model on first use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RT4CHART_EXTRAS=${RT4CHART_EXTRAS:-local} bash scripts/setup.sh
-.venv/bin/rt4chart model pull
+case " $* " in
+  *" --judge local "*|*" --judge=local "*) RT4CHART_EXTRAS=${RT4CHART_EXTRAS:-local} ;;
+esac
+RT4CHART_EXTRAS=${RT4CHART_EXTRAS-} bash scripts/setup.sh
 exec .venv/bin/rt4chart verify --context examples/policy/context.txt --answer-file examples/policy/answer.txt "$@"

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Create .venv with the package, its test tools and the embedded judge's runtime.
+# Create .venv with the package and the extras in $RT4CHART_EXTRAS (default: everything the tests
+# need). The embedded LLM judge's runtime is built only when an extra needs it (local, all, dev).
 # llama-cpp-python is source-only on PyPI and its default native build crashes on some of our
 # CPUs (AMX path), so it is built once with known-safe flags and the wheel is kept in
 # ~/.cache/rt4chart/wheels/<flags>/ (a cache only: without it the build simply runs, ~10-15 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-EXTRAS=${RT4CHART_EXTRAS:-all,dev}
+EXTRAS=${RT4CHART_EXTRAS-all,train,dev}  # set but empty: the core package only
 LLAMA_VERSION=0.3.36
 
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 
-if ! .venv/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_VERSION')" 2>/dev/null; then
+case ",$EXTRAS," in *,local,*|*,all,*|*,dev,*) NEED_LLAMA=1 ;; *) NEED_LLAMA=0 ;; esac
+if [ "$NEED_LLAMA" = 1 ] && ! .venv/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_VERSION')" 2>/dev/null; then
   SAFE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DLLAMA_CURL=OFF"
   if grep -qw avx512f /proc/cpuinfo && grep -qw avx512_vnni /proc/cpuinfo && grep -qw avx512_bf16 /proc/cpuinfo; then
     FLAVOUR=avx512; CMAKE_ARGS="$SAFE -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON"
@@ -31,4 +33,4 @@ if ! .venv/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ 
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "$WHEEL"
 fi
 
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$EXTRAS]"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"
