@@ -234,6 +234,11 @@ def test_cli_bench_end_to_end_with_a_scripted_judge(tmp_path, monkeypatch, capsy
     # r1 ENT, r2 CON (its second sentence), r3 "It goes boom." NIC: answers all right
     assert s["answer"]["f1"] == 1.0 and s["auc"] == 1.0 and s["span"]["f1"] == 1.0
     assert (run / "table.md").read_text().startswith("### RAGTruth")
+    assert (run / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    cost = summary["systems"]["rt4chart"]["cost"]
+    # r1: 1 sentence, 1 claim, 1 window → 1 + 1 × (1 + 1) = 3 naive calls; r2: 2 + 2 × 2 = 6; r3: 1 + 1 × 2 = 3
+    assert cost["naive_calls_mean"] == 4.0
+    assert summary["systems"]["rt4chart"]["peak_rss_mb"] > 10
     assert len((run / "rt4chart.jsonl").read_text().splitlines()) == 3
     calls = len(judge.requests)
     assert cli.main(argv) == 0  # resumed: nothing left to judge

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,8 @@ from ..errors import InvalidInput
 from ..verifier import Verifier
 from . import metrics
 from .datasets import load_ragtruth, load_wice, resolve_data_dir
+from .plot import write_plot
+from .external import Endpoint, llama_server
 from .report import write_report
 from .runner import RunStats, load_records, run_system
 from .systems import System, select
@@ -66,17 +70,29 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     def make_verifier(system: System) -> Verifier:
         return Verifier(judge, judge_kwargs=judge_kwargs, **system.pipeline_config(dataset, base_config))
 
+    stack = contextlib.ExitStack()
+    endpoints: list[Endpoint] = []
+
+    def endpoint() -> Endpoint:
+        """The OpenAI-compatible endpoint the external systems use, started on first need."""
+        if not endpoints:
+            endpoints.append(_endpoint(judge, judge_kwargs, stack))
+        return endpoints[0]
+
     stats: list[RunStats] = []
     results: dict[str, dict] = {}
     judges: set[str] = set()
-    for system in chosen:
-        path = run_dir / f"{system.name}.jsonl"
-        stats.append(run_system(system, rows, path, make_verifier=make_verifier, concurrency=concurrency,
-                                progress=progress))
-        preds = load_records(path)
-        judges.update(p.get("judge") for r in rows if (p := preds.get(r.id)) and p.get("judge") not in (None, "none"))
-        results[system.name] = (metrics.evaluate_ragtruth if dataset == "ragtruth" else metrics.evaluate_wice)(rows, preds)
-        results[system.name]["description"] = system.description
+    with stack:  # stops the server, if one was started, when every system has run
+        for system in chosen:
+            path = run_dir / f"{system.name}.jsonl"
+            stats.append(run_system(system, rows, path, make_verifier=make_verifier, concurrency=concurrency,
+                                    progress=progress, endpoint=endpoint))
+            preds = load_records(path)
+            judges.update(p.get("judge") for r in rows if (p := preds.get(r.id)) and p.get("judge") not in (None, "none"))
+            results[system.name] = (metrics.evaluate_ragtruth if dataset == "ragtruth" else metrics.evaluate_wice)(rows, preds)
+            results[system.name]["description"] = system.description
+            # the process's peak resident memory so far (the embedded judge runs in-process)
+            results[system.name]["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     selection = f"subset {subset or 'all'}" + (f", split {split}" if split else "") + (f", first {limit}" if limit else "")
     summary = {
         "meta": {
@@ -89,7 +105,29 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         },
         "systems": results,
     }
-    return summary, write_report(run_dir, summary), stats
+    table = write_report(run_dir, summary)
+    note = write_plot(run_dir, summary)
+    if note:
+        table += f"\n{note}\n"
+    return summary, table, stats
+
+
+def _endpoint(judge: str | None, judge_kwargs: dict[str, Any], stack: contextlib.ExitStack) -> Endpoint:
+    """``--judge openai``: its endpoint. Otherwise the embedded LLM behind llama.cpp's server (the
+    trained judge is not a chat model, so the frameworks' metrics run on the embedded LLM)."""
+    import os
+
+    if judge == "openai":
+        base_url = judge_kwargs.get("base_url") or os.environ.get("OPENAI_BASE_URL")
+        model = judge_kwargs.get("model") or os.environ.get("RT4CHART_OPENAI_MODEL")
+        if not base_url or not model:
+            raise InvalidInput("external systems with --judge openai need --base-url and --model")
+        return Endpoint(base_url=base_url, model=model,
+                        api_key=judge_kwargs.get("api_key") or os.environ.get("OPENAI_API_KEY") or "sk-none")
+    from .. import models
+
+    path = models.locate(models.DEFAULT_MODEL, judge_kwargs.get("model_path") if judge == "local" else None)
+    return stack.enter_context(llama_server(path))
 
 
 def _cpus() -> int:

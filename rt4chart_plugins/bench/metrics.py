@@ -114,19 +114,24 @@ def cost_stats(records: Sequence[dict]) -> dict:
     recs = [r for r in records if r.get("cost")]
     if not recs:
         return {"n": 0, "seconds_median": None, "seconds_p90": None, "judge_calls_mean": None,
-                "tokens_mean": None, "prompt_tokens_mean": None, "completion_tokens_mean": None}
+                "tokens_mean": None, "prompt_tokens_mean": None, "completion_tokens_mean": None,
+                "naive_calls_mean": None}
     secs = np.array([r["cost"].get("seconds", 0.0) for r in recs], dtype=float)
-    calls = np.array([r["cost"].get("judge_calls", 0) for r in recs], dtype=float)
-    prompt = np.array([r["cost"].get("prompt_tokens", 0) for r in recs], dtype=float)
-    completion = np.array([r["cost"].get("completion_tokens", 0) for r in recs], dtype=float)
+
+    def mean(key: str) -> float | None:  # None where a system does not report it (framework metrics)
+        values = [r["cost"][key] for r in recs if r["cost"].get(key) is not None]
+        return float(np.mean(values)) if len(values) == len(recs) else None
+
+    prompt, completion = mean("prompt_tokens"), mean("completion_tokens")
     return {
         "n": len(recs),
         "seconds_median": float(np.median(secs)),
         "seconds_p90": float(np.percentile(secs, 90)),
-        "judge_calls_mean": float(calls.mean()),
-        "tokens_mean": float((prompt + completion).mean()),
-        "prompt_tokens_mean": float(prompt.mean()),
-        "completion_tokens_mean": float(completion.mean()),
+        "judge_calls_mean": mean("judge_calls"),
+        "tokens_mean": prompt + completion if prompt is not None and completion is not None else None,
+        "prompt_tokens_mean": prompt,
+        "completion_tokens_mean": completion,
+        "naive_calls_mean": float(np.mean([r["naive_calls"] for r in recs])) if all("naive_calls" in r for r in recs) else None,
     }
 
 

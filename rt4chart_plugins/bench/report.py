@@ -18,8 +18,13 @@ def _table(header: list[str], rows: list[list[object]]) -> list[str]:
     return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
 
 
-def _cost_cells(c: dict) -> list[str]:
-    return [_f(c["seconds_median"], 2), _f(c["seconds_p90"], 2), _f(c["judge_calls_mean"], 1), _f(c["tokens_mean"], 0)]
+COST_HEADER = ["s median", "s p90", "calls/row", "naive calls/row", "tokens/row", "peak MB"]
+
+
+def _cost_cells(m: dict) -> list[str]:
+    c = m["cost"]
+    return [_f(c["seconds_median"], 2), _f(c["seconds_p90"], 2), _f(c["judge_calls_mean"], 1),
+            _f(c.get("naive_calls_mean"), 1), _f(c["tokens_mean"], 0), _f(m.get("peak_rss_mb"), 0)]
 
 
 def ragtruth_markdown(summary: dict) -> str:
@@ -27,13 +32,13 @@ def ragtruth_markdown(summary: dict) -> str:
     lines = [f"### RAGTruth — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
     lines += _table(
         ["system", "n", "unjudged", "ans P", "ans R", "ans F1", "AUC", "AUC claim", "span P", "span R", "span F1",
-         "phrase P", "phrase R", "phrase F1", "s median", "s p90", "calls/row", "tokens/row"],
+         "phrase P", "phrase R", "phrase F1", *COST_HEADER],
         [[name, m["overall"]["n"], m["overall"]["unjudged"],
           *(_f(m["overall"]["answer"][k]) for k in ("precision", "recall", "f1")),
           _f(m["overall"]["auc"]), _f(m["overall"]["auc_claim"]),
           *(_f(m["overall"]["span"][k]) for k in ("precision", "recall", "f1")),
           *(_f(m["overall"]["phrase_span"][k]) for k in ("precision", "recall", "f1")),
-          *_cost_cells(m["cost"])] for name, m in systems.items()],
+          *_cost_cells(m)] for name, m in systems.items()],
     )
     lines += ["", "Per task type:", ""]
     lines += _table(
@@ -61,11 +66,10 @@ def wice_markdown(summary: dict) -> str:
 
     lines += _table(
         ["system", "n", "unjudged", "label acc", "acc n", "supported ENT/CON/NIC/none",
-         "partially ENT/CON/NIC/none", "not_supported ENT/CON/NIC/none", "evid P", "evid R", "evid F1",
-         "s median", "s p90", "calls/row", "tokens/row"],
+         "partially ENT/CON/NIC/none", "not_supported ENT/CON/NIC/none", "evid P", "evid R", "evid F1", *COST_HEADER],
         [[name, m["n"], m["unjudged"], _f(m["label_accuracy"]), m["label_accuracy_n"], mix(m, "supported"),
           mix(m, "partially_supported"), mix(m, "not_supported"),
-          *(_f(m["evidence"][k]) for k in ("precision", "recall", "f1")), *_cost_cells(m["cost"])]
+          *(_f(m["evidence"][k]) for k in ("precision", "recall", "f1")), *_cost_cells(m)]
          for name, m in systems.items()],
     )
     return "\n".join(lines) + "\n"

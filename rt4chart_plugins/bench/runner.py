@@ -7,6 +7,7 @@ the rows that failed (their old lines are dropped, never duplicated).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from ..types import Label, Report
 from ..verifier import Verifier
+from .external import Endpoint, run_external
 from .systems import System
 
 
@@ -54,6 +56,10 @@ def record(row_id: str, report: Report) -> dict:
         "evidence": sorted({e for c in claims for e in c["evidence"]}),
         "claims": claims,
         "cost": report.cost.model_dump(),
+        # what the paper's naive loop would have called: one decomposition call per answer sentence,
+        # one call per claim per window, one global call per claim
+        "naive_calls": len(report.answer_sentences) + len(report.claims) * (len(report.windows) + 1)
+        if report.claims else len(report.answer_sentences),
         "judge": report.judge,
         "notes": report.notes,
     }
@@ -99,7 +105,7 @@ def _keep_ok(path: Path) -> set[str]:
 
 def run_system(system: System, rows: Sequence, out_path: Path, *,
                make_verifier: Callable[[System], Verifier] | None = None, concurrency: int = 1,
-               progress: bool = True) -> RunStats:
+               progress: bool = True, endpoint: Callable[[], Endpoint] | None = None) -> RunStats:
     """Predict every row not yet recorded as ok. ``rows`` are dataset rows with ``id`` and
     ``verify_input()``; ``make_verifier`` builds the system's verifier (not called for the floor
     or when nothing is left to do)."""
@@ -122,6 +128,13 @@ def run_system(system: System, rows: Sequence, out_path: Path, *,
         if system.floor:
             for r in todo:
                 write(floor_record(r.id, r.verify_input()["answer"]))
+        elif system.external and todo:
+            assert endpoint is not None, "an external system needs an endpoint"
+            ep = endpoint()
+            for r in todo:
+                data = r.verify_input()
+                context = data["context"] if isinstance(data["context"], str) else "\n".join(data["context"])
+                write(asyncio.run(run_external(system.name, ep, r.id, context, data.get("question"), data["answer"])))
         elif todo:
             assert make_verifier is not None, "an RT4CHART system needs make_verifier"
             verifier = make_verifier(system)

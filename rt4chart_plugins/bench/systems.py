@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidInput
+from .external import EXTERNAL
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class System:
     description: str
     config: dict[str, Any] = field(default_factory=dict)  # PipelineConfig overrides
     floor: bool = False  # no judge: flags every answer, whole answer as the span
+    external: bool = False  # not RT4CHART: run through an OpenAI-compatible endpoint (bench/external.py)
 
     def pipeline_config(self, dataset: str, base: dict[str, Any] | None = None) -> dict[str, Any]:
         cfg = {**(base or {}), **self.config}
@@ -32,6 +34,7 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (
     System("rt4chart-sentence", "RT4CHART with one claim per answer sentence (no LLM decomposition)",
            {"decomposition": "sentence"}),
     System("flag-all", "floor: flags every answer as hallucinated, the whole answer as the span", floor=True),
+    *(System(name, description, external=True) for name, (description, _) in EXTERNAL.items()),
 )}
 
 DEFAULT_SYSTEMS = {"ragtruth": ["rt4chart", "rt4chart-no-global", "rt4chart-sentence", "flag-all"],
