@@ -139,6 +139,20 @@ def test_ragtruth_loader_reads_subsets_in_place():
     assert resolve_data_dir(DATA) == DATA.resolve()
     w = load_wice(DATA, limit=5)
     assert len(w) == 5 and all(max(r.evidence_sentence_ids, default=-1) < len(r.context_sentences) for r in w)
+    every = load_wice(DATA)  # each claim once per chunk of its page: no line is dropped
+    assert len(every) == sum(1 for line in open(DATA / "wice" / "dev.jsonl") if line.strip())
+    assert len({r.id for r in every}) == len(every) and len({r.id.split("#")[0] for r in every}) < len(every)
+
+
+def test_wice_subset_by_claim_id_selects_all_its_chunks(tmp_path):
+    (tmp_path / "wice").mkdir()
+    line = {"id": "c1", "claim": "x", "label": "supported", "evidence_sentence_ids": [0]}
+    (tmp_path / "wice" / "dev.jsonl").write_text("\n".join(
+        json.dumps({**line, "context_sentences": [f"chunk {k}"]}) for k in range(3)) + "\n")
+    (tmp_path / "ids.txt").write_text("c1\n")
+    rows = load_wice(tmp_path, tmp_path / "ids.txt")
+    assert [r.id for r in rows] == ["c1#0", "c1#1", "c1#2"]
+    assert [r.context_sentences for r in rows] == [("chunk 0",), ("chunk 1",), ("chunk 2",)]
 
 
 def test_data_dir_falls_back_to_the_environment(tmp_path, monkeypatch):

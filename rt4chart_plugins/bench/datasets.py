@@ -127,21 +127,30 @@ def load_ragtruth(data_dir: str | Path, subset: str | Path | None = None, *, spl
 
 
 def load_wice(data_dir: str | Path, subset: str | Path | None = None, *, limit: int | None = None) -> list[WiceRow]:
-    """WiCE claims (``wice/dev.jsonl``): all, or those of an id file ``subset``, then the first ``limit``."""
+    """WiCE claims (``wice/dev.jsonl``): all, or those of an id file ``subset``, then the first ``limit``.
+
+    The file holds each claim once per chunk of its cited page (918 lines, 306 claims), each chunk
+    with its own gold evidence, so a row is one (claim, chunk): ``dev02986#0``, ``#1``, …. A subset
+    may list either form; a bare claim id selects all of its chunks."""
     data_dir = Path(data_dir)
     path = data_dir / "wice" / "dev.jsonl"
     rows: dict[str, WiceRow] = {}
+    chunks: dict[str, list[str]] = {}
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if not line.strip():
                 continue
             d = json.loads(line)
-            rows[d["id"]] = WiceRow(id=d["id"], claim=d["claim"], label=d["label"],
+            row_id = f"{d['id']}#{len(chunks.setdefault(d['id'], []))}"
+            chunks[d["id"]].append(row_id)
+            rows[row_id] = WiceRow(id=row_id, claim=d["claim"], label=d["label"],
                                     context_sentences=tuple(d["context_sentences"]),
                                     evidence_sentence_ids=tuple(int(i) for i in d["evidence_sentence_ids"]))
     if subset is not None and str(subset) in NAMED_SUBSETS:
         raise InvalidInput(f"subset {subset} is a RAGTruth subset; for WiCE give a file of ids or no subset")
     ids = subset_ids(data_dir, subset) if subset is not None else None
+    if ids is not None:
+        ids = [c for i in ids for c in chunks.get(i, [i])]
     selected: list[WiceRow] = _select(rows, ids, str(path), subset)
     if limit is not None:
         selected = selected[:limit]
