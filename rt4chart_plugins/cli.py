@@ -161,7 +161,8 @@ def cmd_train_verifier(args: argparse.Namespace) -> int:
     """Rebuild the trained verifier (rt4chart_plugins.training); its own flags follow."""
     from .training.train import main as train_main
 
-    return train_main(args.rest)
+    rest = args.rest[1:] if args.rest[:1] == ["--"] else args.rest
+    return train_main(rest)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,6 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["train-verifier"]:  # its flags are its own: argparse's REMAINDER would eat none
+        argv = ["train-verifier", "--", *argv[1:]] if len(argv) > 1 and argv[1] != "--" else argv
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
