@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,41 +27,12 @@ def embedded_model_path() -> Path:
         pytest.fail(f"embedded judge model not available ({exc}); run `rt4chart model pull` first")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
-def openai_server(embedded_model_path, tmp_path_factory):
-    """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model."""
+def openai_server(embedded_model_path):
+    """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model as
+    ``qwen-judge`` (the same helper the benchmark uses for the frameworks' metrics)."""
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    port = _free_port()
-    log = tmp_path_factory.mktemp("server") / "server.log"
-    with open(log, "w") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(embedded_model_path),
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--chat_format", "chatml",
-             "--model_alias", "qwen-judge", "--n_threads", str(os.cpu_count() or 2)],
-            stdout=fh, stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}/v1"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"llama.cpp server exited: {log.read_text()[-2000:]}")
-        try:
-            urllib.request.urlopen(base + "/models", timeout=2).read()
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.terminate()
-        pytest.fail("llama.cpp server did not start within 120 s")
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    from rt4chart_plugins.bench.external import llama_server
+
+    with llama_server(embedded_model_path, n_ctx=4096, alias="qwen-judge") as endpoint:
+        yield endpoint.base_url

@@ -25,8 +25,21 @@ _STOP = frozenset(
 QUESTION_WEIGHT = 0.3
 
 
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_CLOCK_12H = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+_CLOCK_ZERO = re.compile(r"\b(\d{1,2}):0{1,2}\b")
+
+
+def _clock(m: re.Match) -> str:
+    hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour}:{m.group(2)}" if m.group(2) and m.group(2) != "00" else str(hour)
+
+
 def words(text: str) -> list[str]:
-    """Content words, lower-cased, with a crude plural fold ("mondays" meets "monday")."""
+    """Content words, lower-cased, with a crude plural fold ("mondays" meets "monday"). Structured
+    data is met halfway: JSON keys are split at case changes ("RestaurantsTakeOut" → restaurants,
+    take, out) and clock times are read as 24-hour values ("10 PM" and "22:0" both give 22)."""
+    text = _CLOCK_ZERO.sub(lambda m: m.group(1), _CLOCK_12H.sub(_clock, _CAMEL.sub(" ", text)))
     out = []
     for w in _WORD.findall(text.lower()):
         if w in _STOP:
