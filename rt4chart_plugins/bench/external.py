@@ -70,6 +70,16 @@ def llama_server(model_path: Path, *, n_ctx: int = 8192, alias: str = "embedded-
             proc.kill()
 
 
+_QUIET = {"DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "DEEPEVAL_DISABLE_DOTENV": "1", "DEEPEVAL_UPDATE_WARNING_OPT_IN": "NO",
+          "RAGAS_DO_NOT_TRACK": "true", "ANONYMIZED_TELEMETRY": "False", "LANGCHAIN_TRACING_V2": "false"}
+
+
+def _quiet() -> None:
+    """A benchmark sends nothing anywhere: the frameworks' telemetry is off (unless the user set it)."""
+    for key, value in _QUIET.items():
+        os.environ.setdefault(key, value)
+
+
 def _client(ep: Endpoint):
     try:
         from openai import AsyncOpenAI
@@ -97,6 +107,7 @@ class Outcome(BaseModel):
 
 
 async def ragas_faithfulness(ep: Endpoint, context: str, question: str | None, answer: str) -> Outcome:
+    _quiet()
     try:
         from langchain_openai import ChatOpenAI
         from ragas import SingleTurnSample
@@ -144,6 +155,7 @@ def _deepeval_model(ep: Endpoint):
 
 
 async def deepeval_faithfulness(ep: Endpoint, context: str, question: str | None, answer: str) -> Outcome:
+    _quiet()
     try:
         from deepeval.metrics import FaithfulnessMetric
         from deepeval.test_case import LLMTestCase
@@ -181,6 +193,7 @@ def _llamaindex_llm(ep: Endpoint):
 
 
 async def llamaindex_faithfulness(ep: Endpoint, context: str, question: str | None, answer: str) -> Outcome:
+    _quiet()
     try:
         from llama_index.core.evaluation import FaithfulnessEvaluator
     except ImportError as exc:
