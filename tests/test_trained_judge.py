@@ -59,6 +59,12 @@ def test_answer_level_flags_only_the_bad_sentence(verifier):
     assert report.unfaithful_spans and report.unfaithful_spans[0].text.startswith("The library also runs")
 
 
+def test_a_claim_longer_than_the_encoder_window_is_judged_not_a_crash(verifier):
+    long_claim = "The library offers " + ", ".join(f"service number {i} for residents" for i in range(80)) + "."
+    report = verifier.verify(CONTEXT, long_claim)
+    assert report.state == "verified" and report.claims[0].label != Label.ENT
+
+
 def test_packaged_artifact_checksum_matches_its_manifest():
     directory, manifest = encoder.load_manifest()
     assert encoder.sha256_file(directory / encoder.MODEL_FILE) == manifest.sha256

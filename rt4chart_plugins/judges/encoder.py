@@ -84,12 +84,14 @@ def load_manifest(directory: Path | None = None, *, check: bool = True) -> tuple
 
 
 def load_tokenizer(path: Path, max_length: int):
-    """The WordPiece tokenizer, truncating the premise (never the claim) and padding per batch."""
+    """The WordPiece tokenizer, padding per batch. Truncation cuts the longer of claim and premise
+    first: that is the premise for any ordinary claim, and a run-on answer "sentence" longer than
+    the whole budget is cut too instead of failing the verification."""
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(path))
     tok.no_padding()
-    tok.enable_truncation(max_length, strategy="only_second")
+    tok.enable_truncation(max_length, strategy="longest_first")
     tok.enable_padding(pad_id=0, pad_token="[PAD]")
     return tok
 
