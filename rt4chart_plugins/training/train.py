@@ -76,8 +76,11 @@ def _counter(tokenizer_path: Path) -> data.CountTokens:
 
 def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None) -> tuple[list[data.Pair], list[data.Pair]]:
     rng = random.Random(cfg.seed)
-    train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
-                                     augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit)
+    train: list[data.Pair] = []
+    val: list[data.Pair] = []
+    if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
+        train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
+                                         augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit)
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
     if "halueval" in cfg.sources:
