@@ -157,12 +157,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_train_verifier(args: argparse.Namespace) -> int:
-    """Rebuild the trained verifier (rt4chart_plugins.training); its own flags follow."""
+def cmd_train_verifier(argv: list[str]) -> int:
+    """Rebuild the trained verifier (rt4chart_plugins.training); ``argv`` are its own flags."""
     from .training.train import main as train_main
 
-    rest = args.rest[1:] if args.rest[:1] == ["--"] else args.rest
-    return train_main(rest)
+    return train_main(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -209,19 +208,18 @@ def build_parser() -> argparse.ArgumentParser:
     _judge_args(b)
     b.set_defaults(func=cmd_bench)
 
-    t = sub.add_parser("train-verifier", add_help=False,
-                       help="rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)")
-    t.add_argument("rest", nargs=argparse.REMAINDER)
-    t.set_defaults(func=cmd_train_verifier)
+    # listed for --help only: main() hands everything after "train-verifier" to the training command
+    sub.add_parser("train-verifier", add_help=False,
+                   help="rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["train-verifier"]:  # its flags are its own: argparse's REMAINDER would eat none
-        argv = ["train-verifier", "--", *argv[1:]] if len(argv) > 1 and argv[1] != "--" else argv
-    args = build_parser().parse_args(argv)
     try:
+        if argv[:1] == ["train-verifier"]:  # its flags are its own (training/train.py parses them)
+            return cmd_train_verifier(argv[1:])
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except Rt4chartError as exc:
         print(f"rt4chart: {exc}", file=sys.stderr)

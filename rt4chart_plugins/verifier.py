@@ -29,9 +29,6 @@ from .types import (
     Sentence, Span, VerifyInput,
 )
 
-_SHARED_LOCAL: dict[tuple, Judge] = {}
-
-
 def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
     """A judge from a name: ``"trained"`` (the packaged cross-encoder verifier, the default;
     ``$RT4CHART_JUDGE`` overrides; ``artifact_dir``, ``threshold``), ``"local"`` (the embedded LLM)
@@ -39,13 +36,10 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
     if isinstance(judge, Judge):
         return judge
     name = judge or os.environ.get("RT4CHART_JUDGE") or "trained"
-    if name == "local":
-        key = tuple(sorted((k, str(v)) for k, v in kwargs.items()))
-        if key not in _SHARED_LOCAL:  # loading a model takes seconds and a GB: share it
-            from .judges.llama_cpp import LlamaCppJudge
+    if name == "local":  # cheap to build: judges share the loaded model (judges/llama_cpp.py)
+        from .judges.llama_cpp import LlamaCppJudge
 
-            _SHARED_LOCAL[key] = LlamaCppJudge(**kwargs)
-        return _SHARED_LOCAL[key]
+        return LlamaCppJudge(**kwargs)
     if name == "trained":
         from .judges.trained import TrainedJudge
 

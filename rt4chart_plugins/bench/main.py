@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import platform
 import resource
@@ -71,13 +72,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         return Verifier(judge, judge_kwargs=judge_kwargs, **system.pipeline_config(dataset, base_config))
 
     stack = contextlib.ExitStack()
-    endpoints: list[Endpoint] = []
-
-    def endpoint() -> Endpoint:
-        """The OpenAI-compatible endpoint the external systems use, started on first need."""
-        if not endpoints:
-            endpoints.append(_endpoint(judge, judge_kwargs, stack))
-        return endpoints[0]
+    # the OpenAI-compatible endpoint of the external systems, started on first need, once
+    endpoint = functools.cache(lambda: _endpoint(judge, judge_kwargs, stack))
 
     stats: list[RunStats] = []
     results: dict[str, dict] = {}

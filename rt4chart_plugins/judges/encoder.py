@@ -96,6 +96,17 @@ def load_tokenizer(path: Path, max_length: int):
     return tok
 
 
+def token_counter(path: Path):
+    """Tokens each text takes without special tokens or truncation: the premise budget's unit,
+    shared by training and inference."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(path))
+    tok.no_padding()
+    tok.no_truncation()
+    return lambda texts: [len(e.ids) for e in tok.encode_batch(list(texts), add_special_tokens=False)]
+
+
 def encode(tok, claims: list[str], premises: list[str]) -> dict[str, Any]:
     """int64 arrays for a batch of (claim, premise) pairs, as the ONNX graph and training expect."""
     import numpy as np

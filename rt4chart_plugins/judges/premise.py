@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 _WORD = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
 _STOP = frozenset(
@@ -98,6 +99,41 @@ def premise_text(sentences: Sequence[str], chosen: Sequence[int], question: str 
     """The text the encoder reads beside the claim."""
     body = "\n".join(sentences[i] for i in chosen)
     return f"Question: {question.strip()}\n{body}" if question and question.strip() else body
+
+
+@dataclass(frozen=True)
+class Premise:
+    text: str
+    chosen: list[int]  # indices of the sentences read, in document order
+    scores: list[float]  # every sentence's relevance to the claim
+
+
+class Premises:
+    """Premises for many claims against one context: the judge at inference and the training
+    pairs both build them here, so the model learns on exactly what it will read."""
+
+    def __init__(self, sentences: list[str], costs: list[int], budget: int):
+        self.sentences, self.costs, self.budget = sentences, costs, budget
+        self.relevance = Relevance(sentences)
+
+    def pick(self, claim: str, question: str | None = None, *, exclude: set[int] | None = None) -> Premise:
+        scores = self.relevance.scores(claim, question)
+        chosen = select(scores, self.costs, self.budget, exclude=exclude)
+        return Premise(premise_text(self.sentences, chosen, question), chosen, scores)
+
+    def without_best(self, claim: str, question: str | None, n: int) -> Premise | None:
+        """The premise with the claim's ``n`` best-matching sentences removed (those scoring at
+        least half the best): training's "support removed" pairs. None when nothing matches or
+        nothing would be left."""
+        scores = self.relevance.scores(claim, question)
+        best = max(scores, default=0.0)
+        if best <= 0:
+            return None
+        ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
+        exclude = {i for i in ranked[:n] if scores[i] >= 0.5 * best}
+        if len(exclude) >= len(self.sentences):
+            return None
+        return self.pick(claim, question, exclude=exclude)
 
 
 def coverage(claim: str, premise: str) -> float:

