@@ -99,6 +99,21 @@ def test_premise_reads_the_matching_sentences_in_document_order():
     assert select(scores, [5, 5, 5, 5], budget=10, exclude={1}) == [0, 3]
 
 
+def test_premise_choice_does_not_depend_on_the_process_hash_seed():
+    import subprocess
+    import sys
+
+    # 40 sentences over 120 words of varied frequency: many distinct idf values to add up
+    code = ("import random\nfrom rt4chart_plugins.judges.premise import Relevance\n"
+            "rng = random.Random(0)\nvocab = [f'word{i}x' for i in range(120)]\n"
+            "s = [' '.join(rng.sample(vocab[: rng.randint(10, 120)], 12)) for _ in range(40)]\n"
+            "print(repr(Relevance(s).scores(' '.join(vocab[::3]), ' '.join(vocab[1::5]))))")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout
+            for seed in range(6)}
+    assert len(outs) == 1
+
+
 def test_unsupported_phrase_is_the_part_the_premise_lacks():
     premise = "The museum opened in 1990 and has three floors."
     assert unsupported_phrase("The museum opened in 1990 and has a rooftop garden.", premise) == "rooftop garden"

@@ -68,8 +68,10 @@ class Relevance:
         question_words = set(words(question or "")) - claim_words
         out = []
         for s in self._sets:
-            score = sum(self._idf[w] for w in claim_words & s)
-            score += QUESTION_WEIGHT * sum(self._idf[w] for w in question_words & s)
+            # summed in sorted order: set order follows per-process string hashing, and float sums
+            # in another order can break a tie between two sentences the other way
+            score = sum(self._idf[w] for w in sorted(claim_words & s))
+            score += QUESTION_WEIGHT * sum(self._idf[w] for w in sorted(question_words & s))
             out.append(score)
         return out
 
