@@ -14,17 +14,32 @@ import asyncio
 import os
 import re
 import threading
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..types import Cost, Judgement, Label, Sentence
 from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
-from .encoder import MODEL_FILE, TOKENIZER_FILE, encode, load_manifest, load_tokenizer, support, token_counter
+from .encoder import MODEL_FILE, TOKENIZER_FILE, Manifest, encode, load_manifest, load_tokenizer, support, token_counter
 from .premise import Premises, coverage, words
 
 _WORD_SPAN = re.compile(r"[A-Za-z0-9]+(?:[.:,'’][A-Za-z0-9]+)*")
 CONFLICT_COVERAGE = 0.6  # a claim this well covered whose number or name the premise lacks is CON
-_LOADED: dict[tuple[str, int], tuple] = {}
+
+
+@dataclass
+class _Loaded:
+    """One artifact in memory, shared by every judge that uses it (the session holds one run at a time)."""
+
+    session: Any
+    manifest: Manifest
+    tokenizer: Any
+    count_tokens: Any
+    lock: threading.Lock
+
+
+_LOADED: dict[tuple[str, int], _Loaded] = {}
 _LOAD_LOCK = threading.Lock()
 
 
@@ -55,7 +70,7 @@ class TrainedJudge(Judge):
         self._threshold = threshold
         self.batch_size = batch_size
         self.threads = threads or os.cpu_count() or 1
-        self._state: tuple | None = None
+        self._state: _Loaded | None = None
         self.name = "trained"
 
     # ---- loading -----------------------------------------------------------------------------
@@ -63,13 +78,13 @@ class TrainedJudge(Judge):
     def prepare(self) -> None:
         self._load()
 
-    def _load(self) -> tuple:
+    def _load(self) -> _Loaded:
         if self._state is not None:
             return self._state
         directory, manifest = load_manifest(self.artifact_dir, check=False)
         key = (str(directory.resolve()), self.threads)
         with _LOAD_LOCK:  # one session per artifact: loading costs a checksum and 23 MB
-            if key not in _LOADED or _LOADED[key][1].sha256 != manifest.sha256:
+            if key not in _LOADED or _LOADED[key].manifest.sha256 != manifest.sha256:
                 import onnxruntime as ort
 
                 directory, manifest = load_manifest(directory, check=True)
@@ -78,15 +93,15 @@ class TrainedJudge(Judge):
                 session = ort.InferenceSession(str(directory / MODEL_FILE), opts, providers=["CPUExecutionProvider"])
                 tok = load_tokenizer(directory / TOKENIZER_FILE, manifest.max_length)
                 counter = token_counter(directory / TOKENIZER_FILE)
-                _LOADED[key] = (session, manifest, tok, counter, threading.Lock())
+                _LOADED[key] = _Loaded(session, manifest, tok, counter, threading.Lock())
             self._state = _LOADED[key]
-        manifest = self._state[1]
+        manifest = self._state.manifest
         self.name = f"trained-minilm-v{manifest.version}-{manifest.sha256[:8]}"
         return self._state
 
     @property
     def threshold(self) -> float:
-        return self._threshold if self._threshold is not None else self._load()[1].threshold
+        return self._threshold if self._threshold is not None else self._load().manifest.threshold
 
     # ---- the Judge protocol ------------------------------------------------------------------
 
@@ -104,18 +119,19 @@ class TrainedJudge(Judge):
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
         import numpy as np
 
-        session, manifest, tok, counter, lock = self._load()
+        loaded = self._load()
+        manifest = loaded.manifest
         texts = [s.text for s in request.sentences]
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
-        premises = Premises(texts, counter(texts), manifest.premise_budget)
+        premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget)
         picked = [premises.pick(c.text, request.question) for c in request.claims]
         probs: list[list[float]] = []
         for i in range(0, len(picked), self.batch_size):
             claims = [c.text for c in request.claims[i : i + self.batch_size]]
-            batch = encode(tok, claims, [p.text for p in picked[i : i + self.batch_size]])
-            with lock:
-                logits = session.run(["logits"], batch)[0]
+            batch = encode(loaded.tokenizer, claims, [p.text for p in picked[i : i + self.batch_size]])
+            with loaded.lock:
+                logits = loaded.session.run(["logits"], batch)[0]
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs.extend((e / e.sum(axis=1, keepdims=True)).tolist())
             cost.judge_calls += 1
