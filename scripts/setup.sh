@@ -17,7 +17,14 @@ case ",$EXTRAS," in *,local,*|*,all,*|*,dev,*) NEED_LLAMA=1 ;; *) NEED_LLAMA=0 ;
 if [ "$NEED_LLAMA" = 1 ] && ! .venv/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_VERSION')" 2>/dev/null; then
   SAFE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DLLAMA_CURL=OFF"
   if grep -qw avx512f /proc/cpuinfo && grep -qw avx512_vnni /proc/cpuinfo && grep -qw avx512_bf16 /proc/cpuinfo; then
-    FLAVOUR=avx512; CMAKE_ARGS="$SAFE -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON"
+    FLAVOUR=avx512; CMAKE_ARGS="$SAFE -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON"
+    # AVX-VNNI (the VEX form) is a separate CPU feature: AMD Zen 4 has AVX512-VNNI but not it, and
+    # a build that assumes it dies with SIGILL in the Q4_1 kernels (SmolLM2) on such a CPU.
+    if grep -qw avx_vnni /proc/cpuinfo; then
+      FLAVOUR=avx512-avxvnni; CMAKE_ARGS="$CMAKE_ARGS -DGGML_AVX_VNNI=ON"
+    else
+      CMAKE_ARGS="$CMAKE_ARGS -DGGML_AVX_VNNI=OFF"
+    fi
   else
     FLAVOUR=avx2; CMAKE_ARGS="$SAFE -DGGML_AVX512=OFF"
   fi
