@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from .types import BatchRow, VerifyInput
-from .verifier import Verifier, failed_report
+from .detector import Detector, failed_report
 
 
 class BatchSummary(BaseModel):
@@ -70,7 +70,7 @@ def _done_ids(output: Path) -> set[str]:
     return done
 
 
-def run_batch(verifier: Verifier, input_path: Path, output_path: Path, *, concurrency: int = 2,
+def run_batch(verifier: Detector, input_path: Path, output_path: Path, *, concurrency: int = 2,
               progress: bool = True) -> BatchSummary:
     from tqdm import tqdm
 

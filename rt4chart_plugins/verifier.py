@@ -8,13 +8,12 @@ failure becomes a ``failed`` report for that row while every other row is still 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import os
 import time
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from .config import PipelineConfig
+from .detector import Detector, check_input, failed_report, run_sync  # noqa: F401 - re-exported
 from .errors import InvalidInput
 from .judges.base import Judge
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
@@ -25,9 +24,19 @@ from .pipeline.global_ import verify_global
 from .pipeline.local import fit_windows, sentence_costs, verify_local
 from .pipeline.segment import segment_answer, segment_context
 from .types import (
-    Claim, ClaimVerdict, Correction, Cost, Evidence, Judgement, Label, LocalVerdict, Report,
-    Sentence, Span, VerifyInput,
+    Claim,
+    ClaimVerdict,
+    Correction,
+    Cost,
+    Evidence,
+    Judgement,
+    Label,
+    LocalVerdict,
+    Report,
+    Sentence,
+    Span,
 )
+
 
 def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
     """A judge from a name: ``"trained"`` (the packaged cross-encoder verifier, the default;
@@ -51,7 +60,7 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
     raise InvalidInput(f"unknown judge {name!r}: use 'local', 'trained', 'openai' or a Judge instance")
 
 
-class Verifier:
+class Verifier(Detector):
     """Claim-level RAG faithfulness with evidence (RT4CHART).
 
     ``judge``: a :class:`Judge`, or ``"local"`` / ``"trained"`` / ``"openai"`` (``judge_kwargs`` configure it).
@@ -68,43 +77,20 @@ class Verifier:
         self.concurrency = concurrency
 
     @property
+    def name(self) -> str:
+        return self.judge.name
+
+    def prepare(self) -> None:
+        self.judge.prepare()
+
+    @property
     def judge(self) -> Judge:
         if self._judge is None:
             self._judge = make_judge(self._judge_spec, **self._judge_kwargs)
         return self._judge
 
-    # ---- sync façade -------------------------------------------------------------------------
-
-    def verify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        return run_sync(self.averify(context=context, answer=answer, question=question))
-
-    def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                    on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
-        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result))
-
-    # ---- async -------------------------------------------------------------------------------
-
-    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                           on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
-        """One report per row, in order; a row that fails gets a ``failed`` report with its error."""
-        items = list(rows)
-        semaphore = asyncio.Semaphore(concurrency or self.concurrency)
-
-        async def one(index: int, row: VerifyInput | dict) -> Report:
-            async with semaphore:
-                try:
-                    data = row if isinstance(row, VerifyInput) else VerifyInput.model_validate(row)
-                    report = await self.averify(context=data.context, answer=data.answer, question=data.question)
-                except Exception as exc:  # noqa: BLE001 - a row's failure is its result
-                    report = failed_report(row, exc)
-            if on_result is not None:
-                on_result(index, report)
-            return report
-
-        return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
-
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        _check_input(context, answer, question, self.config.max_context_chars)
+        check_input(context, answer, question, self.config.max_context_chars)
         await asyncio.to_thread(self.judge.prepare)  # a model load is not this sample's cost
         started = time.perf_counter()
         question = question.strip() or None if question else None
@@ -226,38 +212,3 @@ def _default_reason(j: Judgement) -> str:
     where = ", ".join(str(i) for i in j.evidence) or "none cited"
     verb = "supported" if j.label == Label.ENT else "contradicted"
     return f"{verb} by context sentence(s) {where}{conf}"
-
-
-def _check_input(context: object, answer: object, question: object, max_chars: int) -> None:
-    if not isinstance(answer, str):
-        raise InvalidInput(f"answer must be a string, got {type(answer).__name__}")
-    if isinstance(context, str):
-        total = len(context)
-    elif isinstance(context, (list, tuple)):
-        bad = [type(p).__name__ for p in context if not isinstance(p, str)]
-        if bad:
-            raise InvalidInput(f"context must be a string or a list of strings; found items of type {', '.join(sorted(set(bad)))}")
-        total = sum(len(p) for p in context)
-    else:
-        raise InvalidInput(f"context must be a string or a list of strings, got {type(context).__name__}")
-    if question is not None and not isinstance(question, str):
-        raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
-    if total > max_chars:
-        raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
-
-
-def failed_report(row: object, exc: BaseException) -> Report:
-    answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
-    return Report(label=None, hallucinated=False, score=0.0, state="failed",
-                  answer=answer if isinstance(answer, str) else "", error=f"{type(exc).__name__}: {exc}")
-
-
-def run_sync(coro: Any) -> Any:
-    """Run a coroutine from sync code, also when the caller already has a running loop (Jupyter,
-    frameworks that patch the loop): then it runs on a fresh loop in a worker thread."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()

@@ -1,0 +1,98 @@
+"""What every detector shares: the sync façade over an async ``averify``, batches with bounded
+concurrency where one failing row becomes a ``failed`` report, and input checks.
+
+RT4CHART (:class:`rt4chart_plugins.Verifier`) and GASP (:class:`rt4chart_plugins.GaspDetector`)
+both return a :class:`Report`, so adapters, the CLI and the benchmark take either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .errors import InvalidInput
+from .types import Report, VerifyInput
+
+
+class Detector(ABC):
+    concurrency: int = 4
+
+    @property
+    def name(self) -> str:
+        """What scored the rows (the judge's name for RT4CHART, the scorer's for GASP)."""
+        return type(self).__name__
+
+    def prepare(self) -> None:
+        """Load models up front (not counted in a sample's time); a no-op by default."""
+
+    @abstractmethod
+    async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
+        """One report for one (context, question, answer)."""
+
+    # ---- sync façade -------------------------------------------------------------------------
+
+    def verify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
+        return run_sync(self.averify(context=context, answer=answer, question=question))
+
+    def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
+                    on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
+        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result))
+
+    # ---- async -------------------------------------------------------------------------------
+
+    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
+                           on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
+        """One report per row, in order; a row that fails gets a ``failed`` report with its error."""
+        items = list(rows)
+        semaphore = asyncio.Semaphore(concurrency or self.concurrency)
+
+        async def one(index: int, row: VerifyInput | dict) -> Report:
+            async with semaphore:
+                try:
+                    data = row if isinstance(row, VerifyInput) else VerifyInput.model_validate(row)
+                    report = await self.averify(context=data.context, answer=data.answer, question=data.question)
+                except Exception as exc:  # noqa: BLE001 - a row's failure is its result
+                    report = failed_report(row, exc)
+            if on_result is not None:
+                on_result(index, report)
+            return report
+
+        return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
+
+
+def check_input(context: object, answer: object, question: object, max_chars: int) -> None:
+    if not isinstance(answer, str):
+        raise InvalidInput(f"answer must be a string, got {type(answer).__name__}")
+    if isinstance(context, str):
+        total = len(context)
+    elif isinstance(context, (list, tuple)):
+        bad = [type(p).__name__ for p in context if not isinstance(p, str)]
+        if bad:
+            raise InvalidInput(f"context must be a string or a list of strings; found items of type {', '.join(sorted(set(bad)))}")
+        total = sum(len(p) for p in context)
+    else:
+        raise InvalidInput(f"context must be a string or a list of strings, got {type(context).__name__}")
+    if question is not None and not isinstance(question, str):
+        raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
+    if total > max_chars:
+        raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
+
+
+def failed_report(row: object, exc: BaseException) -> Report:
+    answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
+    return Report(label=None, hallucinated=False, score=0.0, state="failed",
+                  answer=answer if isinstance(answer, str) else "", error=f"{type(exc).__name__}: {exc}")
+
+
+def run_sync(coro: Any) -> Any:
+    """Run a coroutine from sync code, also when the caller already has a running loop (Jupyter,
+    frameworks that patch the loop): then it runs on a fresh loop in a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
