@@ -4,10 +4,12 @@ from .config import PipelineConfig
 from .errors import InvalidInput, JudgeError, MissingExtra, ModelNotAvailable, Rt4chartError
 from .judges.base import Judge
 from .types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, VerifyInput
+from .detector import Detector
+from .gasp import GaspDetector
 from .verifier import Verifier, failed_report, make_judge, run_sync
 
 __all__ = [
-    "Verifier", "make_judge", "run_sync", "failed_report", "Judge", "PipelineConfig", "Report", "ClaimVerdict", "Evidence", "Label",
+    "Verifier", "GaspDetector", "Detector", "make_judge", "run_sync", "failed_report", "Judge", "PipelineConfig", "Report", "ClaimVerdict", "Evidence", "Label",
     "Span", "Sentence", "Cost", "VerifyInput", "Rt4chartError", "InvalidInput", "JudgeError",
     "ModelNotAvailable", "MissingExtra",
 ]

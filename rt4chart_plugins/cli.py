@@ -5,7 +5,10 @@
     rt4chart schema                                       # JSON Schema of the report
     rt4chart model pull [NAME] | path [NAME] | list
     rt4chart bench --dataset ragtruth --subset test-150 [--judge local|trained|openai] [--systems ...]
+    rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
     rt4chart train-verifier [--out DIR] [...]             # rebuild the trained verifier
+    rt4chart gasp-fit [--model NAME] [--rows N]           # refit a GASP scorer's calibration
+    rt4chart bench-combine --run results/RUN               # GASP + the judge, fitted on train rows
 
 Exit status: 0 success; 1 a batch had failed rows (or a single verification failed); 2 bad usage
 or input.
@@ -25,8 +28,8 @@ from .errors import Rt4chartError
 def _judge_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("judge")
     g.add_argument("--judge", choices=["local", "trained", "openai"], default=None,
-                   help="local: the embedded offline LLM (default); trained: the packaged cross-encoder "
-                        "verifier (offline, fast); openai: an OpenAI-compatible endpoint")
+                   help="trained: the packaged cross-encoder verifier (offline, fast; the default); local: "
+                        "the embedded offline LLM; openai: an OpenAI-compatible endpoint")
     g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default")
     g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
     g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
@@ -58,6 +61,10 @@ def _judge_kwargs(args: argparse.Namespace) -> dict:
 def _verifier(args: argparse.Namespace):
     from .verifier import Verifier
 
+    if getattr(args, "method", "rt4chart") == "gasp":
+        from .gasp import GaspDetector
+
+        return GaspDetector(args.scorer, chunks=args.chunks, threshold=args.threshold)
     kwargs = _judge_kwargs(args)
     judge = args.judge
     config = {"window_size": args.window_size, "window_overlap": args.window_overlap,
@@ -157,6 +164,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_gasp_fit(argv: list[str]) -> int:
+    """Refit a GASP scorer's calibration on RAGTruth train rows (rt4chart_plugins.gasp.fit)."""
+    from .gasp.fit import main as fit_main
+
+    return fit_main(argv)
+
+
 def cmd_train_verifier(argv: list[str]) -> int:
     """Rebuild the trained verifier (rt4chart_plugins.training); ``argv`` are its own flags."""
     from .training.train import main as train_main
@@ -179,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=["text", "json"], default="text")
     v.add_argument("--concurrency", type=int, default=2, help="batch: rows in flight")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    g = v.add_argument_group("method")
+    g.add_argument("--method", choices=["rt4chart", "gasp"], default="rt4chart",
+                   help="rt4chart: claims judged against the context (default); gasp: grounding sensitivity of "
+                        "each answer sentence under a small scoring LM (no judge)")
+    g.add_argument("--scorer", default=None, help=f"gasp: scorer model, one of {', '.join(models.MODELS)}")
+    g.add_argument("--chunks", type=int, default=None, help="gasp: K, context chunks left out one at a time")
+    g.add_argument("--threshold", type=float, default=None, help="gasp: risk threshold (default: calibrated)")
     _judge_args(v)
     v.set_defaults(func=cmd_verify)
 
@@ -199,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, help="only the first N selected rows")
     b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
     b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
-                                     "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
+                                     "gasp, gasp-smollm2, gasp-qwen1.5b (GASP scorers, no judge), direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
                                      "(the last four run on the judge LLM through an OpenAI-compatible server)")
     b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
     b.add_argument("--out", default="results", help="results folder (default: results)")
@@ -211,6 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     # listed for --help only: main() hands everything after "train-verifier" to the training command
     sub.add_parser("train-verifier", add_help=False,
                    help="rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)")
+    sub.add_parser("gasp-fit", add_help=False,
+                   help="refit a GASP scorer's calibration on RAGTruth train rows (--help for its flags)")
+    sub.add_parser("bench-combine", add_help=False,
+                   help="GASP and the RT4CHART judge as one decision fitted on train rows, vs. each alone")
     return parser
 
 
@@ -219,6 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv[:1] == ["train-verifier"]:  # its flags are its own (training/train.py parses them)
             return cmd_train_verifier(argv[1:])
+        if argv[:1] == ["gasp-fit"]:
+            return cmd_gasp_fit(argv[1:])
+        if argv[:1] == ["bench-combine"]:
+            from .bench.combine import main as combine_main
+
+            return combine_main(argv[1:])
         args = build_parser().parse_args(argv)
         return args.func(args)
     except Rt4chartError as exc:

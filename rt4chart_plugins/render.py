@@ -51,6 +51,7 @@ def render(report: Report, console: Console | None = None) -> None:
         ("Verdict: ", "bold"), (label, _STYLE.get(report.label, "bold")),
         f"   hallucinated: {'yes' if report.hallucinated else 'no'}",
         f"   score: {report.score:.2f}   state: {report.state}   judge: {report.judge}",
+        f"   risk: {report.risk:.2f}" if report.risk is not None else "",
     )
     console.print(head)
     if report.error:
@@ -74,10 +75,13 @@ def render(report: Report, console: Console | None = None) -> None:
             table.add_row(str(c.id), Text(lab, style=_STYLE.get(c.label, "dim")), claim, evidence, c.reason or c.error or "")
         console.print(table)
     cost = report.cost
-    console.print(
-        f"cost: {cost.judge_calls} judge calls, {cost.cache_hits} cache hits, {cost.prompt_tokens} prompt + "
-        f"{cost.completion_tokens} completion tokens, {cost.seconds:.1f} s"
-    )
+    if report.method == "gasp":
+        console.print(f"cost: {cost.judge_calls} scoring passes over {cost.prompt_tokens} tokens, {cost.seconds:.1f} s")
+    else:
+        console.print(
+            f"cost: {cost.judge_calls} judge calls, {cost.cache_hits} cache hits, {cost.prompt_tokens} prompt + "
+            f"{cost.completion_tokens} completion tokens, {cost.seconds:.1f} s"
+        )
     if report.corrections:
         counts = Counter(c.kind for c in report.corrections)
         console.print("evidence-oracle corrections: " + ", ".join(f"{k} ×{n}" for k, n in sorted(counts.items())))

@@ -108,6 +108,27 @@ class LocalVerdict(BaseModel):
     window_labels: list[Label] = Field(default_factory=list)
 
 
+class Grounding(BaseModel):
+    """GASP's reading of one answer sentence: how much its likelihood under a small causal LM
+    depends on the context. Log-likelihoods are means over the sentence's tokens, in nats.
+
+    ``gap``: log-likelihood with the full context minus with none; ``jsd_empty``: mean
+    Jensen–Shannon divergence of the next-token distributions full vs none; ``drop`` and
+    ``jsd_loo``: the largest log-likelihood drop and JSD when one chunk is removed. A grounded
+    sentence scores high on all four. ``risk`` is the negated sum of their standardized values
+    (higher = less grounded); the sentence is flagged when it exceeds ``threshold``.
+    """
+
+    gap: float
+    jsd_empty: float
+    drop: float
+    jsd_loo: float
+    risk: float
+    threshold: float
+    supporting_chunk: int | None = None  # index of the chunk whose removal hurt most
+    tokens: int = 0  # answer tokens the sentence was scored on
+
+
 class ClaimVerdict(BaseModel):
     """The final verdict on one claim: what an auditor reads."""
 
@@ -124,6 +145,7 @@ class ClaimVerdict(BaseModel):
     local: LocalVerdict | None = None
     global_checked: bool = False
     unsupported_facts: list[str] = Field(default_factory=list)  # numbers/names absent from C
+    grounding: Grounding | None = None  # GASP only: one "claim" per answer sentence
     error: str | None = None
 
 
@@ -188,6 +210,7 @@ class Report(BaseModel):
     cost: Cost = Field(default_factory=Cost)
     judge: str = ""
     method: str = "rt4chart"
+    risk: float | None = None  # GASP: the answer's risk, its largest sentence risk (unbounded)
     error: str | None = None
 
 

@@ -1,0 +1,11 @@
+"""GASP: grounding sensitivity by perturbation (method.md §2), a training-free second detector.
+
+``scorer`` re-reads the answer under perturbed contexts, ``features`` turns token likelihoods into
+the four per-sentence features, ``calibration`` holds what the label-free decision needs,
+``detector`` builds the report and ``fit`` rebuilds a scorer's calibration from train rows.
+"""
+
+from .calibration import Calibration, load_calibration
+from .detector import DEFAULT_SCORER, GaspDetector
+
+__all__ = ["GaspDetector", "Calibration", "load_calibration", "DEFAULT_SCORER"]

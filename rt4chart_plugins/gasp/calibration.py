@@ -1,0 +1,75 @@
+"""The statistics GASP's label-free decision needs, per scorer model, and how they are fitted.
+
+The features' scale depends on the scorer (a 135M model's log-likelihoods move less than a 1.5B
+model's), so each scorer ships its own file ``artifacts/gasp/<model>.json``: the mean and
+standard deviation of each feature over RAGTruth **train** answer sentences (no labels used) and
+one threshold on the risk. The threshold is the only number that sees labels: it is the one that
+maximises answer-level F1 on those train rows (an answer is flagged when any sentence is).
+``rt4chart gasp-fit`` rebuilds a file; its ``fitted_on`` says on what.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from ..errors import ModelNotAvailable
+from .features import FEATURES
+
+ARTIFACTS = "rt4chart_plugins.artifacts.gasp"
+
+
+class Calibration(BaseModel):
+    model: str
+    chunks: int = Field(ge=1)
+    mean: list[float] = Field(min_length=4, max_length=4)
+    std: list[float] = Field(min_length=4, max_length=4)
+    threshold: float
+    features: list[str] = Field(default_factory=lambda: list(FEATURES))
+    fitted_on: str = ""
+    train_metrics: dict[str, float | int | None] = Field(default_factory=dict)
+
+
+def calibration_path(model: str, directory: str | Path | None = None) -> Path:
+    if directory is not None:
+        return Path(directory) / f"{model}.json"
+    return Path(str(resources.files(ARTIFACTS).joinpath(f"{model}.json")))
+
+
+def load_calibration(model: str, directory: str | Path | None = None) -> Calibration:
+    path = calibration_path(model, directory)
+    if not path.is_file():
+        raise ModelNotAvailable(
+            f"no GASP calibration for scorer {model!r} ({path}); fit one with: rt4chart gasp-fit --model {model}"
+        )
+    return Calibration.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def standardization(vectors: np.ndarray) -> tuple[list[float], list[float]]:
+    """Per-feature mean and standard deviation (a constant feature gets std 1, not 0)."""
+    mean = vectors.mean(axis=0)
+    std = vectors.std(axis=0)
+    std[std < 1e-9] = 1.0
+    return [float(x) for x in mean], [float(x) for x in std]
+
+
+def best_threshold(answer_risks: list[float], gold: list[bool]) -> tuple[float, float]:
+    """The risk threshold with the best answer-level F1 (flag when risk > threshold), and that F1.
+    Candidates are midpoints between consecutive distinct risks, so the choice does not sit on a
+    training point."""
+    values = sorted(set(answer_risks))
+    if not values:
+        return 0.0, 0.0
+    candidates = [values[0] - 1.0] + [(a + b) / 2 for a, b in zip(values, values[1:])] + [values[-1] + 1.0]
+    best = (0.0, candidates[0])
+    for t in candidates:
+        tp = sum(1 for r, g in zip(answer_risks, gold) if r > t and g)
+        fp = sum(1 for r, g in zip(answer_risks, gold) if r > t and not g)
+        fn = sum(1 for r, g in zip(answer_risks, gold) if r <= t and g)
+        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        if f1 > best[0]:
+            best = (f1, t)
+    return best[1], best[0]

@@ -1,0 +1,235 @@
+"""GASP as a detector: (C, Q, A) → a :class:`Report` with one verdict per answer sentence.
+
+No judge prompt, no generated token: a small causal LM re-reads the fixed answer under the full
+context, no context and the context with each of K chunks removed (``scorer.py``); the four
+features per sentence (``features.py``) are standardized with the scorer's shipped statistics
+and their negated sum is thresholded (``calibration.py``). A flagged sentence is reported as NIC:
+GASP says a sentence does not depend on the context, not that the context contradicts it. The
+chunk whose removal lowered the sentence's likelihood most is its supporting passage; its
+sentences are the evidence, with offsets into the caller's input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..detector import Detector, check_input
+from ..errors import InvalidInput
+from ..pipeline.aggregate import answer_verdict, unfaithful_spans
+from ..pipeline.segment import segment_answer, segment_context
+from ..types import ClaimVerdict, Cost, Evidence, Grounding, Label, Report, Sentence, Span, Window
+from .calibration import Calibration, load_calibration
+from .features import SentenceFeatures, balanced_chunks, risk, sentence_features, token_anchors
+from .scorer import LlamaScorer
+
+#: the scorer used when none is named; ``$RT4CHART_GASP_MODEL`` overrides
+DEFAULT_SCORER = "qwen2.5-coder-0.5b"
+HEAD = "Answer using the context.\n\nContext:\n"
+_SLACK = 16  # tokens kept free for tokenization differences at the seams of the prompt pieces
+
+
+@dataclass
+class Scored:
+    """What one scoring pass found: features per answer sentence (None: not scored) and how the
+    context was cut into chunks, with everything an auditor needs to know about the pass."""
+
+    features: list[SentenceFeatures | None]
+    chunks: list[tuple[int, int]]  # (first, last) context sentence ids, inclusive
+    tokens_read: int = 0
+    tokens_naive: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class GaspDetector(Detector):
+    """Grounding sensitivity by perturbation (method.md §2).
+
+    ``model``: a scorer from :data:`rt4chart_plugins.models.MODELS` (fetched like the judge's
+    model); ``model_path`` a GGUF file instead (then pass ``calibration``). ``chunks``: K, the
+    number of leave-one-out chunks (default: what the calibration was fitted with, 5).
+    ``threshold`` overrides the calibrated one. ``calibration``: a :class:`Calibration`, or a
+    folder holding ``<model>.json``.
+    """
+
+    method = "gasp"
+
+    def __init__(self, model: str | None = None, *, model_path: str | Path | None = None,
+                 chunks: int | None = None, threshold: float | None = None,
+                 calibration: Calibration | str | Path | None = None, n_ctx: int = 8192,
+                 n_threads: int | None = None, concurrency: int = 1, max_context_chars: int = 2_000_000):
+        self.model = model or os.environ.get("RT4CHART_GASP_MODEL") or DEFAULT_SCORER
+        if chunks is not None and chunks < 1:
+            raise InvalidInput(f"chunks must be at least 1, got {chunks}")
+        self._model_path = model_path
+        self._chunks = chunks
+        self._threshold = threshold
+        self._calibration_spec = calibration
+        self._calibration: Calibration | None = calibration if isinstance(calibration, Calibration) else None
+        self._scorer: LlamaScorer | None = None
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.concurrency = concurrency
+        self.max_context_chars = max_context_chars
+
+    # ---- configuration -------------------------------------------------------------------------
+
+    @property
+    def calibration(self) -> Calibration:
+        if self._calibration is None:
+            folder = self._calibration_spec if isinstance(self._calibration_spec, (str, Path)) else None
+            self._calibration = load_calibration(self.model, folder)
+        return self._calibration
+
+    @property
+    def chunks(self) -> int:
+        return self._chunks or (self._calibration.chunks if self._calibration else 5)
+
+    @property
+    def threshold(self) -> float:
+        return self._threshold if self._threshold is not None else self.calibration.threshold
+
+    @property
+    def name(self) -> str:
+        return f"gasp:{self.model if self._model_path is None else Path(self._model_path).name}"
+
+    @property
+    def scorer(self) -> LlamaScorer:
+        if self._scorer is None:
+            from .. import models
+
+            path = models.locate(self.model, self._model_path)
+            self._scorer = LlamaScorer(path, n_ctx=self.n_ctx, n_threads=self.n_threads)
+        return self._scorer
+
+    def prepare(self) -> None:
+        """Load the calibration and the model (not counted in a sample's time)."""
+        _ = self.calibration
+        self.scorer.load()
+
+    # ---- scoring -------------------------------------------------------------------------------
+
+    def score(self, context: list[Sentence], answer: str, answer_sentences: list[Sentence],
+              question: str | None) -> Scored:
+        """The features of every answer sentence (blocking; the model is used by one call at a
+        time). The context is cut only when the model's window forces it, and then it says so."""
+        scorer = self.scorer
+        notes: list[str] = []
+        head = scorer.tokenize(HEAD, bos=True)
+        tail = scorer.tokenize(f"\n\nQuestion: {question}\nAnswer:\n" if question else "\n\nAnswer:\n")
+        answer_tokens = scorer.tokenize(answer)
+        room = scorer.n_ctx - len(head) - len(tail) - _SLACK
+        if len(answer_tokens) > room - 1:
+            keep = max(1, room // 2)
+            notes.append(f"the answer has {len(answer_tokens)} tokens; only its first {keep} were scored "
+                         f"(the scorer's window is {scorer.n_ctx} tokens)")
+            answer_tokens = answer_tokens[:keep]
+        room -= len(answer_tokens)
+        sizes = [len(scorer.tokenize(s.text)) + 1 for s in context]
+        kept = len(context)
+        while kept and sum(sizes[:kept]) > room:
+            kept -= 1
+        while True:
+            bounds = balanced_chunks(sizes[:kept], self.chunks)
+            chunk_tokens = [scorer.tokenize(_chunk_text(context[a: b + 1])) for a, b in bounds]
+            if kept == 0 or sum(map(len, chunk_tokens)) <= room:
+                break
+            kept -= 1
+        if kept < len(context):
+            notes.append(f"context truncated to its first {kept} of {len(context)} sentences to fit the scorer's "
+                         f"{scorer.n_ctx}-token window")
+        if kept == 0:
+            return Scored(features=[None] * len(answer_sentences), chunks=[], notes=notes)
+        if len(bounds) < self.chunks:
+            notes.append(f"the context has {kept} sentence(s): {len(bounds)} chunk(s) instead of {self.chunks}")
+        cond = scorer.score(head, chunk_tokens, tail, answer_tokens)
+        anchors = token_anchors(answer, scorer.token_char_spans(answer, answer_tokens))
+        feats = sentence_features(cond, anchors, [(s.start, s.end) for s in answer_sentences])
+        return Scored(features=feats, chunks=bounds, tokens_read=cond.tokens_read, tokens_naive=cond.tokens_naive,
+                      notes=notes)
+
+    async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
+        check_input(context, answer, question, self.max_context_chars)
+        question = question.strip() or None if question else None
+        answer_sentences = segment_answer(answer)
+        context_sentences = segment_context(context)
+        base = {"answer": answer, "question": question, "answer_sentences": answer_sentences,
+                "context_sentences": context_sentences, "judge": self.name, "method": self.method}
+        if not answer_sentences:
+            return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)
+        if not context_sentences:
+            verdicts = [ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC,
+                                     answer_span=Span(start=s.start, end=s.end, text=s.text),
+                                     reason="the context is empty: nothing can ground this sentence")
+                        for s in answer_sentences]
+            return _report(verdicts, base, Cost(), ["the context is empty: every sentence is baseless (NIC); "
+                                                     "no model was run"], [], None)
+        await asyncio.to_thread(self.prepare)
+        started = time.perf_counter()
+        scored = await asyncio.to_thread(self.score, context_sentences, answer, answer_sentences, question)
+        cal = self.calibration
+        verdicts = []
+        risks = []
+        for s, f in zip(answer_sentences, scored.features):
+            span = Span(start=s.start, end=s.end, text=s.text)
+            if f is None:
+                verdicts.append(ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=None, judged=False,
+                                             answer_span=span, error="not scored: cut by the scorer's window"))
+                continue
+            r = risk(f, cal.mean, cal.std)
+            risks.append(r)
+            verdicts.append(_verdict(s, span, f, r, self.threshold, scored.chunks, context_sentences))
+        cost = Cost(judge_calls=_passes(len(scored.chunks)) if scored.chunks else 0, prompt_tokens=scored.tokens_read,
+                    seconds=time.perf_counter() - started)
+        notes = scored.notes + ([f"scored with {_passes(len(scored.chunks))} passes over {scored.tokens_read} tokens "
+                                 f"({scored.tokens_naive} without reusing shared prefixes)"] if scored.chunks else [])
+        windows = [Window(index=i, first=a, last=b) for i, (a, b) in enumerate(scored.chunks)]
+        return _report(verdicts, base, cost, notes, windows, max(risks) if risks else None)
+
+
+def _passes(n_chunks: int) -> int:
+    """Full, empty, and one per chunk left out (with one chunk, leaving it out is the empty pass)."""
+    return 2 + (n_chunks if n_chunks > 1 else 0)
+
+
+def _chunk_text(sentences: list[Sentence]) -> str:
+    """Sentences joined as they were read: a space inside a passage, a blank line between passages."""
+    parts: list[str] = []
+    for i, s in enumerate(sentences):
+        if i:
+            parts.append("\n\n" if s.passage != sentences[i - 1].passage else " ")
+        parts.append(s.text)
+    return "".join(parts) + "\n"
+
+
+def _verdict(s: Sentence, span: Span, f: SentenceFeatures, r: float, threshold: float,
+             chunks: list[tuple[int, int]], context: list[Sentence]) -> ClaimVerdict:
+    flagged = r > threshold
+    evidence: list[Evidence] = []
+    if f.supporting_chunk is not None:
+        first, last = chunks[f.supporting_chunk]
+        evidence = [Evidence(sentence_id=c.id, passage=c.passage, start=c.start, end=c.end, text=c.text, field=c.field)
+                    for c in context[first: last + 1]]
+    where = (f"; removing chunk {f.supporting_chunk} (context sentences {chunks[f.supporting_chunk][0]}–"
+             f"{chunks[f.supporting_chunk][1]}) lowers it most, by {f.drop:.2f}") if f.supporting_chunk is not None else \
+        "; no single chunk's removal lowers it"
+    reason = (f"{'weakly' if flagged else 'strongly'} grounded: the context raises this sentence's log-likelihood by "
+              f"{f.gap:+.2f} nats/token{where}; risk {r:.2f} {'>' if flagged else '≤'} threshold {threshold:.2f}")
+    grounding = Grounding(gap=f.gap, jsd_empty=f.jsd_empty, drop=f.drop, jsd_loo=f.jsd_loo, risk=r,
+                          threshold=threshold, supporting_chunk=f.supporting_chunk, tokens=f.tokens)
+    return ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC if flagged else Label.ENT,
+                        answer_span=span, evidence=evidence, reason=reason, grounding=grounding)
+
+
+def _report(verdicts: list[ClaimVerdict], base: dict, cost: Cost, notes: list[str], windows: list[Window],
+            answer_risk: float | None) -> Report:
+    label, hallucinated, score, state = answer_verdict(verdicts)
+    spans = unfaithful_spans(base["answer"], verdicts)
+    return Report(label=label, hallucinated=hallucinated, score=score, state=state, claims=verdicts,
+                  unfaithful_spans=spans, phrase_spans=spans, windows=windows, notes=notes, cost=cost,
+                  risk=None if answer_risk is None or not np.isfinite(answer_risk) else answer_risk,
+                  error="no answer sentence could be scored" if state == "failed" else None, **base)
