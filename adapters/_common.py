@@ -16,6 +16,8 @@ from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.types import ClaimVerdict, Label, Report
 from rt4chart_plugins.judges.chat import extract_json_text
+from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.verifier import Verifier, failed_report, run_sync
 
 #: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`
@@ -29,19 +31,31 @@ def build_verifier(
     judge_kwargs: dict[str, Any] | None = None,
     concurrency: int = 4,
     **options: Any,
-) -> Verifier:
-    """A :class:`Verifier` for an adapter's ``judge`` argument.
+) -> Detector:
+    """The detector behind an adapter: RT4CHART (a :class:`Verifier`) unless ``method="gasp"``.
 
-    ``judge`` may be a :class:`Verifier` (used as is), a :class:`Judge`, ``None`` / ``"trained"``
-    (the packaged cross-encoder verifier, the offline default), ``"local"`` (the embedded LLM judge), ``"openai"`` (any OpenAI-compatible endpoint, configured by
-    ``judge_kwargs``: ``base_url``, ``api_key``, ``model``), or a framework's own LLM object, which
-    ``wrap`` turns into a :class:`Judge` (``wrap`` returns None for objects it does not know;
-    ``judge_kwargs`` then go to that ChatJudge: ``cache``, ``concurrency``, ``max_retries``, ``name``).
+    ``judge`` may be a :class:`Verifier` or any other :class:`Detector` such as a
+    :class:`GaspDetector` (used as is), a :class:`Judge`, ``None`` / ``"trained"`` (the packaged
+    cross-encoder verifier, the offline default), ``"local"`` (the embedded LLM judge), ``"openai"``
+    (any OpenAI-compatible endpoint, configured by ``judge_kwargs``: ``base_url``, ``api_key``,
+    ``model``), or a framework's own LLM object, which ``wrap`` turns into a :class:`Judge`
+    (``wrap`` returns None for objects it does not know; ``judge_kwargs`` then go to that
+    ChatJudge: ``cache``, ``concurrency``, ``max_retries``, ``name``).
     ``options`` are the pipeline knobs (``decomposition``, ``window_size``, ...), validated here so
-    that a bad setting fails when the metric is built, not in the middle of a run.
+    that a bad setting fails when the metric is built, not in the middle of a run. With
+    ``method="gasp"`` they are GASP's instead (``model``, ``chunks``, ``threshold``, ...) and no
+    judge is used: GASP scores with a small local LM.
     """
-    if isinstance(judge, Verifier):
+    options = dict(options)
+    method = options.pop("method", "rt4chart")
+    if isinstance(judge, Detector):
         return judge
+    if method == "gasp":
+        if judge is not None:
+            raise InvalidInput("method='gasp' uses no judge: drop judge=, or pass a GaspDetector as judge")
+        return GaspDetector(concurrency=1, **options)
+    if method != "rt4chart":
+        raise InvalidInput(f"unknown method {method!r}: use 'rt4chart' or 'gasp'")
     if judge is None or isinstance(judge, Judge):
         return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
     if isinstance(judge, str):
@@ -59,7 +73,7 @@ def build_verifier(
     return Verifier(wrapped, concurrency=concurrency, **options)
 
 
-async def averify_safely(verifier: Verifier, context: str | list[str], answer: str, question: str | None) -> Report:
+async def averify_safely(verifier: Detector, context: str | list[str], answer: str, question: str | None) -> Report:
     """Verify one row; any failure (bad input, a judge that cannot be reached) becomes a ``failed``
     report carrying the error, so a framework run over many rows never dies on one of them."""
     try:
@@ -209,8 +223,9 @@ def reason_text(report: Report, *, max_claims: int = 20) -> str:
     bad = [c for c in report.claims if c.label in (Label.CON, Label.NIC)]
     unjudged = [c for c in report.claims if not c.judged or c.label is None]
     n_ent = sum(1 for c in judged if c.label == Label.ENT)
+    what = "answer sentences grounded (GASP)" if report.method == "gasp" else "judged claims entailed"
     head = (
-        f"{report.label.value if report.label else 'no label'}: {n_ent} of {len(judged)} judged claims entailed "
+        f"{report.label.value if report.label else 'no label'}: {n_ent} of {len(judged)} {what} "
         f"(score {report.score:.2f})"
     )
     if unjudged:

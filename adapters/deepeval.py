@@ -28,7 +28,7 @@ from typing import Any
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
-from rt4chart_plugins.verifier import Verifier
+from rt4chart_plugins.detector import Detector
 
 from ._common import (
     JUDGE_NAMES,
@@ -170,12 +170,12 @@ class RT4ChartMetric(BaseMetric):
         self.claims: list[dict[str, Any]] = []
 
     @property
-    def verifier(self) -> Verifier:
+    def verifier(self) -> Detector:
         return self._verifier
 
     def _judge_name(self) -> str:
         try:
-            return self._verifier.judge.name
+            return self._verifier.name
         except Exception:  # noqa: BLE001 - a judge that cannot be built yet fails at measure time
             return str(self.judge or os.environ.get("RT4CHART_JUDGE") or "trained")
 

@@ -26,7 +26,8 @@ from typing import Any, Literal
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
-from rt4chart_plugins.verifier import Verifier, failed_report
+from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.verifier import failed_report
 
 from ._common import (
     as_json_text,
@@ -187,7 +188,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     on_error: Literal["report", "raise"] = "report"
     options: dict[str, Any] = Field(default_factory=dict)
 
-    _verifier: Verifier = PrivateAttr()
+    _verifier: Detector = PrivateAttr()
 
     def __init__(self, judge: Any = None, *, judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4,
                  context_key: str = "context", question_key: str = "question", answer_key: str = "answer",
@@ -199,7 +200,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **opts)
 
     @property
-    def verifier(self) -> Verifier:
+    def verifier(self) -> Detector:
         return self._verifier
 
     # -- schemas, so that LangChain (and LangServe / LangSmith) know what goes in and comes out --

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
-from rt4chart_plugins.verifier import Verifier
+from rt4chart_plugins.detector import Detector
 
 from ._common import (
     as_json_text,
@@ -127,7 +127,7 @@ class RT4ChartEvaluator(BaseEvaluator):
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
 
     @property
-    def verifier(self) -> Verifier:
+    def verifier(self) -> Detector:
         return self._verifier
 
     def _get_prompts(self) -> PromptDictType:

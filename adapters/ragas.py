@@ -39,7 +39,7 @@ from typing import Any
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
-from rt4chart_plugins.verifier import Verifier
+from rt4chart_plugins.detector import Detector
 
 from ._common import (
     RESPONSE_MODELS,
@@ -147,7 +147,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         self._reports: dict[tuple, Report] = {}
 
     @property
-    def verifier(self) -> Verifier:
+    def verifier(self) -> Detector:
         return self._verifier
 
     def init(self, run_config: RunConfig) -> None:
@@ -220,7 +220,7 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
         super().__init__(name=name, allowed_values=(0.0, 1.0))
 
     @property
-    def verifier(self) -> Verifier:
+    def verifier(self) -> Detector:
         return self._verifier
 
     async def ascore(self, user_input: str | None = None, response: str | None = None,
