@@ -106,6 +106,28 @@ def test_evaluate_ragtruth_scores_unjudged_rows_as_not_flagged_and_builds_the_co
     assert s["cost"]["n"] == 3
 
 
+def test_sentence_auc_and_gasp_records():
+    from rt4chart_plugins.bench.runner import record
+    from rt4chart_plugins.types import ClaimVerdict, Grounding, Label, Report, Span
+
+    def verdict(i: int, start: int, end: int, r: float) -> ClaimVerdict:
+        g = Grounding(gap=0.0, jsd_empty=0.0, drop=0.0, jsd_loo=0.0, risk=r, threshold=1.0)
+        return ClaimVerdict(id=i, text="s", sentence_id=i, label=Label.NIC if r > 1 else Label.ENT,
+                            answer_span=Span(start=start, end=end, text="s"), grounding=g)
+
+    report = Report(label=Label.NIC, hallucinated=True, score=0.5, state="verified", method="gasp", risk=2.5,
+                    claims=[verdict(0, 0, 10, -0.5), verdict(1, 11, 20, 2.5)], answer="x" * 20)
+    rec = record("a", report)
+    assert rec["score"] == 2.5 and rec["sentence_scores"] == [[0, 10, -0.5], [11, 20, 2.5]]
+    assert rec["claims"][1]["grounding"]["risk"] == 2.5
+    rows = [_row("a", "x" * 20, [GoldSpan(12, 15, "Evident Baseless Info")]), _row("b", "y" * 10)]
+    preds = {"a": rec, "b": {**_pred([], [], hallucinated=False, score=0.0), "sentence_scores": [[0, 10, 1.0]]}}
+    # sentences: a0 (-0.5, neg), a1 (2.5, pos), b0 (1.0, neg): the positive ranks first
+    assert metrics.sentence_auc(rows, preds) == 1.0
+    preds["b"]["sentence_scores"] = None  # a system without sentence scores has no sentence AUC
+    assert metrics.sentence_auc(rows, preds) is None
+
+
 def test_evaluate_wice_label_accuracy_and_evidence():
     rows = [WiceRow("w1", "c1", "supported", ("s0", "s1", "s2"), (0, 2)),
             WiceRow("w2", "c2", "not_supported", ("s0",), ()),
@@ -277,3 +299,17 @@ def test_cli_bench_wice_with_a_scripted_judge(tmp_path, monkeypatch, capsys):
     assert m["label_accuracy"] == 1.0 and m["evidence"]["f1"] == 1.0
     assert m["labels_by_gold"]["partially_supported"]["NIC"] == 1
     assert "### WiCE" in capsys.readouterr().out
+
+
+def test_combination_logistic_regression_learns_the_informative_feature():
+    import numpy as np
+
+    from rt4chart_plugins.bench.combine import fit_logistic, predict
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400).astype(float)
+    x = np.column_stack([y * 2.0 + rng.normal(size=400), rng.normal(size=400)])  # only column 0 informs
+    w = fit_logistic(x, y)
+    assert w[0] > 1.5 and abs(w[1]) < w[0] / 3  # (matches scikit-learn on these data: 2.16, -0.48)
+    p = predict(w, x)
+    assert ((p > 0.5) == (y == 1)).mean() > 0.8 and np.all((p > 0) & (p < 1))

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput
+from ..detector import Detector
+from ..gasp import GaspDetector
 from ..verifier import Verifier
 from . import metrics
 from .datasets import load_ragtruth, load_wice, resolve_data_dir
@@ -68,7 +70,9 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     _check_run_meta(run_dir, {"dataset": dataset, "judge": judge or "default", "judge_kwargs": public_kwargs,
                               "base_config": base_config})
 
-    def make_verifier(system: System) -> Verifier:
+    def make_verifier(system: System) -> Detector:
+        if system.gasp_model:
+            return GaspDetector(system.gasp_model)
         return Verifier(judge, judge_kwargs=judge_kwargs, **system.pipeline_config(dataset, base_config))
 
     stack = contextlib.ExitStack()

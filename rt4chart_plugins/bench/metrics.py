@@ -148,9 +148,29 @@ def _ragtruth_block(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict
         # only when every judged row carries claim probabilities (the embedded judge's logits)
         "auc_claim": auc([float(s) for s in claim_scores], gold)
         if all(s is not None for s in claim_scores) else None,
+        "auc_sentence": sentence_auc(rows, preds),
         "span": span_level((r.labels, x["spans"]) for r, x in zip(rows, p)),
         "phrase_span": span_level((r.labels, x["phrase_spans"]) for r, x in zip(rows, p)),
     }
+
+
+def sentence_auc(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> float | None:
+    """Span-level AUC at sentence granularity (GASP's protocol): every scored answer sentence is
+    one item, positive when it overlaps a gold span. Only when every judged row carries sentence
+    scores (GASP, or a judge with label probabilities)."""
+    scores: list[float] = []
+    gold: list[bool] = []
+    for r in rows:
+        rec = _pred(preds, r.id)
+        if not rec.get("ok"):
+            continue
+        sentences = rec.get("sentence_scores")
+        if sentences is None:
+            return None
+        for start, end, value in sentences:
+            scores.append(float(value))
+            gold.append(any(g.start < end and start < g.end for g in r.labels))
+    return auc(scores, gold) if scores else None
 
 
 def evaluate_ragtruth(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict:

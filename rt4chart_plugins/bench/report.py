@@ -31,20 +31,20 @@ def ragtruth_markdown(summary: dict) -> str:
     systems = summary["systems"]
     lines = [f"### RAGTruth — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
     lines += _table(
-        ["system", "n", "unjudged", "ans P", "ans R", "ans F1", "AUC", "AUC claim", "span P", "span R", "span F1",
+        ["system", "n", "unjudged", "ans P", "ans R", "ans F1", "AUC", "AUC claim", "AUC sent", "span P", "span R", "span F1",
          "phrase P", "phrase R", "phrase F1", *COST_HEADER],
         [[name, m["overall"]["n"], m["overall"]["unjudged"],
           *(_f(m["overall"]["answer"][k]) for k in ("precision", "recall", "f1")),
-          _f(m["overall"]["auc"]), _f(m["overall"]["auc_claim"]),
+          _f(m["overall"]["auc"]), _f(m["overall"]["auc_claim"]), _f(m["overall"].get("auc_sentence")),
           *(_f(m["overall"]["span"][k]) for k in ("precision", "recall", "f1")),
           *(_f(m["overall"]["phrase_span"][k]) for k in ("precision", "recall", "f1")),
           *_cost_cells(m)] for name, m in systems.items()],
     )
     lines += ["", "Per task type:", ""]
     lines += _table(
-        ["system", "task", "n", "positives", "ans P", "ans R", "ans F1", "AUC", "span P", "span R", "span F1", "phrase F1"],
+        ["system", "task", "n", "positives", "ans P", "ans R", "ans F1", "AUC", "AUC sent", "span P", "span R", "span F1", "phrase F1"],
         [[name, task, b["n"], b["positives"], *(_f(b["answer"][k]) for k in ("precision", "recall", "f1")),
-          _f(b["auc"]), *(_f(b["span"][k]) for k in ("precision", "recall", "f1")), _f(b["phrase_span"]["f1"])]
+          _f(b["auc"]), _f(b.get("auc_sentence")), *(_f(b["span"][k]) for k in ("precision", "recall", "f1")), _f(b["phrase_span"]["f1"])]
          for name, m in systems.items() for task, b in m["by_task"].items()],
     )
     lines += ["", "Gold span type vs. the label of the overlapping claim(s):", ""]

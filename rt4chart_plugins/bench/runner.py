@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..types import Label, Report
-from ..verifier import Verifier
+from ..detector import Detector
 from .external import Endpoint, run_external
 from .systems import System
 
@@ -43,13 +43,16 @@ def record(row_id: str, report: Report) -> dict:
         "evidence": sorted({e.passage for e in c.evidence}),
         "evidence_sentence_ids": [e.sentence_id for e in c.evidence],
         "p_ent": c.probs.get(Label.ENT) if c.probs else None, "error": c.error,
+        "grounding": c.grounding.model_dump() if c.grounding else None,
     } for c in report.claims]
     return {
         "id": row_id, "ok": ok, "error": report.error, "state": report.state,
         "label": report.label.value if report.label else None,
         "hallucinated": report.hallucinated,
-        "score": 1.0 - report.score if ok else 0.0,  # higher = more likely hallucinated
+        # higher = more likely hallucinated; GASP's risk is unbounded, which AUC does not mind
+        "score": (report.risk if report.risk is not None else 1.0 - report.score) if ok else 0.0,
         "claim_score": claim_score,
+        "sentence_scores": sentence_scores(report),
         "spans": [[s.start, s.end] for s in report.unfaithful_spans],
         "phrase_spans": [[s.start, s.end] for s in report.phrase_spans],
         # passage indices cited by any claim (WiCE: the passages are the context sentences)
@@ -62,6 +65,25 @@ def record(row_id: str, report: Report) -> dict:
         "judge": report.judge,
         "notes": report.notes,
     }
+
+
+def sentence_scores(report: Report) -> list[list[float]] | None:
+    """``[start, end, score]`` per answer sentence that got a continuous score (higher = more
+    likely hallucinated): GASP's risk, or 1 - P(ENT) of the sentence's least supported claim
+    when the judge gives probabilities. None when the detector gives no such score."""
+    by_span: dict[tuple[int, int], float] = {}
+    for c in report.claims:
+        if c.answer_span is None or not c.judged:
+            continue
+        if c.grounding is not None:
+            value = c.grounding.risk
+        elif c.probs and c.probs.get(Label.ENT) is not None:
+            value = 1.0 - c.probs[Label.ENT]
+        else:
+            continue
+        key = (c.answer_span.start, c.answer_span.end)
+        by_span[key] = max(value, by_span.get(key, value))
+    return [[a, b, v] for (a, b), v in sorted(by_span.items())] or None
 
 
 def floor_record(row_id: str, answer: str) -> dict:
@@ -103,7 +125,7 @@ def _keep_ok(path: Path) -> set[str]:
 
 
 def run_system(system: System, rows: Sequence, out_path: Path, *,
-               make_verifier: Callable[[System], Verifier] | None = None, concurrency: int = 1,
+               make_verifier: Callable[[System], Detector] | None = None, concurrency: int = 1,
                progress: bool = True, endpoint: Callable[[], Endpoint] | None = None) -> RunStats:
     """Predict every row not yet recorded as ok. ``rows`` are dataset rows with ``id`` and
     ``verify_input()``; ``make_verifier`` builds the system's verifier (not called for the floor

@@ -1,7 +1,8 @@
-"""The systems a benchmark compares: RT4CHART configurations and the floor.
+"""The systems a benchmark compares: RT4CHART configurations, GASP scorers, the frameworks' own
+metrics and the floor.
 
 Every RT4CHART system uses the same judge (the one chosen on the command line); only pipeline
-knobs differ, so a row of the table isolates what that knob buys.
+knobs differ, so a row of the table isolates what that knob buys. GASP systems use no judge.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ class System:
     config: dict[str, Any] = field(default_factory=dict)  # PipelineConfig overrides
     floor: bool = False  # no judge: flags every answer, whole answer as the span
     external: bool = False  # not RT4CHART: run through an OpenAI-compatible endpoint (bench/external.py)
+    gasp_model: str | None = None  # GASP with this scorer instead of RT4CHART (no judge)
 
     def pipeline_config(self, dataset: str, base: dict[str, Any] | None = None) -> dict[str, Any]:
         cfg = {**(base or {}), **self.config}
@@ -33,6 +35,10 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (
     System("rt4chart-no-global", "RT4CHART without the global verification pass", {"global_verification": False}),
     System("rt4chart-sentence", "RT4CHART with one claim per answer sentence (no LLM decomposition)",
            {"decomposition": "sentence"}),
+    System("gasp", "GASP with the default scorer (Qwen2.5-Coder-0.5B), K=5, label-free decision",
+           gasp_model="qwen2.5-coder-0.5b"),
+    System("gasp-smollm2", "GASP with SmolLM2-135M-Instruct as the scorer", gasp_model="smollm2-135m"),
+    System("gasp-qwen1.5b", "GASP with Qwen2.5-Coder-1.5B-Instruct as the scorer", gasp_model="qwen2.5-coder-1.5b"),
     System("flag-all", "floor: flags every answer as hallucinated, the whole answer as the span", floor=True),
     *(System(name, description, external=True) for name, (description, _) in EXTERNAL.items()),
 )}
