@@ -220,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, help="only the first N selected rows")
     b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
     b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
-                                     "gasp, gasp-smollm2, gasp-qwen1.5b (GASP scorers, no judge), direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
+                                     "gasp (SmolLM2-135M), gasp-qwen0.5b, gasp-qwen1.5b (GASP scorers, no judge), direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
                                      "(the last four run on the judge LLM through an OpenAI-compatible server)")
     b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
     b.add_argument("--out", default="results", help="results folder (default: results)")

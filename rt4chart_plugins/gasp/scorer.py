@@ -52,10 +52,12 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
 
 def jsd_rows(lp: np.ndarray, lq: np.ndarray) -> np.ndarray:
     """Jensen–Shannon divergence (nats, in [0, ln 2]) between rows of two log-distributions. The
-    mixture's log is taken with logaddexp, so probabilities that underflow to 0 give 0, not NaN."""
-    log_m = np.logaddexp(lp, lq) - np.log(2.0)
+    mixture is floored at the smallest normal float before its log, so entries where both
+    probabilities underflow to 0 contribute 0, not NaN (one log per entry: this runs over the
+    whole vocabulary for every answer token and condition)."""
     p, q = np.exp(lp), np.exp(lq)
-    out = 0.5 * (p * (lp - log_m)).sum(axis=1) + 0.5 * (q * (lq - log_m)).sum(axis=1)
+    log_m = np.log(np.maximum(p + q, np.finfo(p.dtype).tiny)) - np.log(2.0)
+    out = 0.5 * ((p * (lp - log_m)).sum(axis=1) + (q * (lq - log_m)).sum(axis=1))
     return np.clip(out, 0.0, np.log(2.0))
 
 
