@@ -6,9 +6,11 @@ sentence's least supported claim go into a logistic regression fitted on train s
 the sentence overlaps a gold span). An answer's score is its highest sentence probability; the
 answer threshold is the one with the best answer-level F1 on the train rows, and a sentence is
 flagged when its own probability passes it. GASP alone and the judge alone are scored on the
-same test rows from their own records, so the three rows of the table compare like with like.
+same test rows from their own records, so the rows of the table compare like with like. A second,
+label-free combination needs no fitted weights: the sum of GASP's risk and the judge's score, each
+standardized over the train sentences (only its answer threshold is fitted, as for GASP alone).
 
-Train features come from ``rt4chart gasp-fit``'s cache (its rows, never test rows); the judge is
+Train features come from ``rt4chart gasp-fit``'s cache (every train row in it, never a test row); the judge is
 run on those rows here. Test records come from a ``rt4chart bench`` run holding both systems.
 """
 
@@ -114,6 +116,15 @@ def evaluate(rows, preds: dict[str, dict]) -> dict:
             "auc_sentence": out["auc_sentence"], "span_f1": out["span"]["f1"]}
 
 
+def _combined_record(sentences: list, score, threshold: float) -> dict:
+    """A prediction record (runner.record's fields that scoring reads) from sentence scores."""
+    values = score(np.array([f for _, _, f in sentences])) if sentences else np.zeros(0)
+    flagged = [[a, b] for (a, b, _), v in zip(sentences, values) if v > threshold]
+    return {"ok": True, "hallucinated": bool(flagged), "score": float(values.max()) if len(values) else 0.0,
+            "claim_score": None, "spans": flagged, "phrase_spans": flagged, "claims": [],
+            "sentence_scores": [[a, b, float(v)] for (a, b, _), v in zip(sentences, values)]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rt4chart bench-combine", description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", required=True, help="a bench run folder with both systems' records (test rows)")
@@ -133,18 +144,22 @@ def main(argv: list[str] | None = None) -> int:
     answer_train = [max((p_train[i] for i in a["sentences"]), default=0.0) for a in answers]
     threshold, f1_train = best_threshold(answer_train, [bool(a["hallucinated"]) for a in answers])
 
+    # label-free: standardized GASP risk (minus the sum of the z-scored features) + standardized judge score
+    summed = lambda m: -m[:, :4].sum(axis=1)  # noqa: E731
+    stats = [(float(v.mean()), float(v.std()) or 1.0) for v in (summed(x), x[:, 4])]
+    add = lambda m: sum((v - mu) / sd for v, (mu, sd) in zip((summed(m), m[:, 4]), stats))  # noqa: E731
+    s_train = add(x)
+    sum_threshold, _ = best_threshold([max((s_train[i] for i in a["sentences"]), default=0.0) for a in answers],
+                                      [bool(a["hallucinated"]) for a in answers])
+
     items, gasp, judge = test_items(Path(args.run), args.gasp_system, args.judge_system, args.data_dir, model)
     rows = [r for r, _ in items]
-    combined: dict[str, dict] = {}
-    for r, sentences in items:
-        probs = predict(w, np.array([f for _, _, f in sentences])) if sentences else np.zeros(0)
-        flagged = [[a, b] for (a, b, _), p in zip(sentences, probs) if p > threshold]
-        combined[r.id] = {"ok": True, "hallucinated": bool(flagged), "score": float(probs.max()) if len(probs) else 0.0,
-                          "claim_score": None, "spans": flagged, "phrase_spans": flagged, "claims": [],
-                          "sentence_scores": [[a, b, float(p)] for (a, b, _), p in zip(sentences, probs)]}
+    combined = {r.id: _combined_record(sentences, lambda m: predict(w, m), threshold) for r, sentences in items}
+    label_free = {r.id: _combined_record(sentences, add, sum_threshold) for r, sentences in items}
     table = {f"GASP alone ({args.gasp_system})": evaluate(rows, gasp),
              f"judge alone ({args.judge_system})": evaluate(rows, judge),
-             "GASP + judge (logistic, fitted on train)": evaluate(rows, combined)}
+             "GASP + judge (logistic, fitted on train)": evaluate(rows, combined),
+             "GASP + judge (sum of standardized scores)": evaluate(rows, label_free)}
     names = ["gap", "jsd_empty", "drop", "jsd_loo", "judge 1-P(ENT)", "bias"]
     print(f"fitted on {len(answers)} train answers ({len(y)} sentences, {int(y.sum())} positive): weights "
           + ", ".join(f"{n} {v:+.2f}" for n, v in zip(names, w)) + f"; answer threshold {threshold:.3f} "
