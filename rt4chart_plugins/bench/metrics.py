@@ -131,7 +131,8 @@ def cost_stats(records: Sequence[dict]) -> dict:
         "tokens_mean": prompt + completion if prompt is not None and completion is not None else None,
         "prompt_tokens_mean": prompt,
         "completion_tokens_mean": completion,
-        "naive_calls_mean": float(np.mean([r["naive_calls"] for r in recs])) if all("naive_calls" in r for r in recs) else None,
+        "naive_calls_mean": float(np.mean([r["naive_calls"] for r in recs]))
+        if all(r.get("naive_calls") is not None for r in recs) else None,
     }
 
 

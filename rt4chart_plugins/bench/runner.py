@@ -61,7 +61,8 @@ def record(row_id: str, report: Report) -> dict:
         "cost": report.cost.model_dump(),
         # what the paper's naive loop would have called: one decomposition call per answer sentence,
         # one call per claim per window, one global call per claim
-        "naive_calls": len(report.answer_sentences) + len(report.claims) * (len(report.windows) + 1),
+        "naive_calls": len(report.answer_sentences) + len(report.claims) * (len(report.windows) + 1)
+        if report.method == "rt4chart" else None,
         "judge": report.judge,
         "notes": report.notes,
     }
