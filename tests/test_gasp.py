@@ -8,8 +8,18 @@ import math
 import numpy as np
 import pytest
 
-from rt4chart_plugins.gasp.calibration import Calibration, best_threshold, load_calibration, standardization
-from rt4chart_plugins.gasp.features import balanced_chunks, risk, sentence_features, token_anchors
+from rt4chart_plugins.gasp.calibration import (
+    Calibration,
+    best_threshold,
+    load_calibration,
+    standardization,
+)
+from rt4chart_plugins.gasp.features import (
+    balanced_chunks,
+    risk,
+    sentence_features,
+    token_anchors,
+)
 from rt4chart_plugins.gasp.scorer import Conditions, jsd_rows, log_softmax
 from rt4chart_plugins.types import Label
 

@@ -145,9 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     threshold, f1_train = best_threshold(answer_train, [bool(a["hallucinated"]) for a in answers])
 
     # label-free: standardized GASP risk (minus the sum of the z-scored features) + standardized judge score
-    summed = lambda m: -m[:, :4].sum(axis=1)  # noqa: E731
+    summed = lambda m: -m[:, :4].sum(axis=1)
     stats = [(float(v.mean()), float(v.std()) or 1.0) for v in (summed(x), x[:, 4])]
-    add = lambda m: sum((v - mu) / sd for v, (mu, sd) in zip((summed(m), m[:, 4]), stats))  # noqa: E731
+    add = lambda m: sum((v - mu) / sd for v, (mu, sd) in zip((summed(m), m[:, 4]), stats))
     s_train = add(x)
     sum_threshold, _ = best_threshold([max((s_train[i] for i in a["sentences"]), default=0.0) for a in answers],
                                       [bool(a["hallucinated"]) for a in answers])
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n### GASP × RT4CHART judge — {Path(args.run).name} ({len(rows)} rows both systems judged)\n")
     print("| system | n | ans P | ans R | ans F1 | AUC | AUC sent | span F1 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    f = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
+    f = lambda v: "n/a" if v is None else f"{v:.3f}"
     for name, m in table.items():
         print(f"| {name} | {m['n']} | {f(m['precision'])} | {f(m['recall'])} | {f(m['f1'])} | {f(m['auc'])} | "
               f"{f(m['auc_sentence'])} | {f(m['span_f1'])} |")

@@ -8,4 +8,4 @@ the four per-sentence features, ``calibration`` holds what the label-free decisi
 from .calibration import Calibration, load_calibration
 from .detector import DEFAULT_SCORER, GaspDetector
 
-__all__ = ["GaspDetector", "Calibration", "load_calibration", "DEFAULT_SCORER"]
+__all__ = ["DEFAULT_SCORER", "Calibration", "GaspDetector", "load_calibration"]

@@ -23,13 +23,29 @@ from ..detector import Detector, check_input
 from ..errors import InvalidInput
 from ..pipeline.aggregate import answer_verdict, unfaithful_spans
 from ..pipeline.segment import segment_answer, segment_context
-from ..types import ClaimVerdict, Cost, Evidence, Grounding, Label, Report, Sentence, Span, Window
+from ..types import (
+    ClaimVerdict,
+    Cost,
+    Evidence,
+    Grounding,
+    Label,
+    Report,
+    Sentence,
+    Span,
+    Window,
+)
 from .calibration import Calibration, load_calibration
-from .features import SentenceFeatures, balanced_chunks, risk, sentence_features, token_anchors
+from .features import (
+    SentenceFeatures,
+    balanced_chunks,
+    risk,
+    sentence_features,
+    token_anchors,
+)
 from .scorer import LlamaScorer
 
 #: the scorer used when none is named; ``$RT4CHART_GASP_MODEL`` overrides
-DEFAULT_SCORER = "smollm2-135m"  # see docs/gasp.md: as good on train rows, 3-4x faster
+DEFAULT_SCORER = "smollm2-135m"  # docs/gasp.md: ranks better than Qwen 0.5B on train rows, 2x faster
 HEAD = "Answer using the context.\n\nContext:\n"
 _SLACK = 16  # tokens kept free for tokenization differences at the seams of the prompt pieces
 
@@ -166,8 +182,8 @@ class GaspDetector(Detector):
                                      answer_span=Span(start=s.start, end=s.end, text=s.text),
                                      reason="the context is empty: nothing can ground this sentence")
                         for s in answer_sentences]
-            return _report(verdicts, base, Cost(), ["the context is empty: every sentence is baseless (NIC); "
-                                                     "no model was run"], [], None)
+            note = "the context is empty: every sentence is baseless (NIC); no model was run"
+            return _report(verdicts, base, Cost(), [note], [], None)
         await asyncio.to_thread(self.prepare)
         started = time.perf_counter()
         scored = await asyncio.to_thread(self.score, context_sentences, answer, answer_sentences, question)
@@ -185,8 +201,10 @@ class GaspDetector(Detector):
             verdicts.append(_verdict(s, span, f, r, self.threshold, scored.chunks, context_sentences))
         cost = Cost(judge_calls=_passes(len(scored.chunks)) if scored.chunks else 0, prompt_tokens=scored.tokens_read,
                     seconds=time.perf_counter() - started)
-        notes = scored.notes + ([f"scored with {_passes(len(scored.chunks))} passes over {scored.tokens_read} tokens "
-                                 f"({scored.tokens_naive} without reusing shared prefixes)"] if scored.chunks else [])
+        notes = list(scored.notes)
+        if scored.chunks:
+            notes.append(f"scored with {_passes(len(scored.chunks))} passes over {scored.tokens_read} tokens "
+                         f"({scored.tokens_naive} without reusing shared prefixes)")
         windows = [Window(index=i, first=a, last=b) for i, (a, b) in enumerate(scored.chunks)]
         return _report(verdicts, base, cost, notes, windows, max(risks) if risks else None)
 

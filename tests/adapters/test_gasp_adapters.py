@@ -45,7 +45,6 @@ def _check(report) -> None:
 def test_ragas():
     pytest.importorskip("ragas")
     from ragas import EvaluationDataset, SingleTurnSample, evaluate
-
     from rt4chart_plugins.adapters.ragas import RT4ChartFaithfulness
 
     metric = RT4ChartFaithfulness(options=GASP)
@@ -59,7 +58,6 @@ def test_ragas():
 def test_deepeval():
     pytest.importorskip("deepeval")
     from deepeval.test_case import LLMTestCase
-
     from rt4chart_plugins.adapters.deepeval import RT4ChartMetric
 
     metric = RT4ChartMetric(threshold=0.8, options=GASP)  # threshold= is deepeval's own pass mark
@@ -87,6 +85,7 @@ def test_llama_index():
 
 def test_gasp_takes_no_judge():
     from rt4chart_plugins.adapters._common import build_verifier
+
     from rt4chart_plugins.errors import InvalidInput
 
     with pytest.raises(InvalidInput, match="uses no judge"):
