@@ -194,3 +194,36 @@ def test_context_cut_by_the_window_is_reported(smollm2):
     assert report.state == "verified"
     assert any("context truncated to its first" in n for n in report.notes)
     assert report.claims[0].grounding.threshold == 0.0
+
+
+def test_cli_verify_with_gasp(smollm2, tmp_path, capsys):
+    import json
+
+    from rt4chart_plugins import cli
+
+    ctx = tmp_path / "ctx.txt"
+    ctx.write_text(" ".join(CONTEXT), encoding="utf-8")
+    rc = cli.main(["verify", "--method", "gasp", "--scorer", "smollm2-135m", "--threshold", "0",
+                   "--context", str(ctx), "--answer", f"{COPIED} {INVENTED}", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert rc == 0 and report["method"] == "gasp" and report["judge"] == "gasp:smollm2-135m"
+    assert [c["label"] for c in report["claims"]] == ["ENT", "NIC"]
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+
+
+@pytest.mark.skipif(not (DATA / "ragtruth" / "ragtruth.jsonl").is_file(), reason="no ../shared/data")
+def test_gasp_fit_writes_a_calibration_from_train_rows_only(smollm2, tmp_path, capsys):
+    import json
+
+    from rt4chart_plugins.gasp.fit import main
+
+    assert main(["--model", "smollm2-135m", "--rows", "2", "--cache", str(tmp_path / "cache"),
+                 "--out", str(tmp_path / "cal"), "--quiet"]) == 0
+    cal = load_calibration("smollm2-135m", tmp_path / "cal")
+    assert cal.train_metrics["rows"] == 2 and all(s > 0 for s in cal.std) and "train rows" in cal.fitted_on
+    cached = [json.loads(line) for line in (tmp_path / "cache" / "smollm2-135m-k5.jsonl").read_text().splitlines()]
+    rows = {json.loads(line)["id"]: json.loads(line) for line in (DATA / "ragtruth" / "ragtruth.jsonl").open()}
+    assert len(cached) == 2 and all(rows[c["id"]]["split"] == "train" for c in cached)
+    assert "| smollm2-135m | 2 |" in capsys.readouterr().out
