@@ -206,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="print the JSON Schema of a report")
     s.set_defaults(func=cmd_schema)
 
-    m = sub.add_parser("model", help="get and locate the embedded judge's model")
+    m = sub.add_parser("model", help="get and locate the embedded judge's model and GASP's scorers")
     m.add_argument("action", choices=["pull", "path", "list"])
     m.add_argument("name", nargs="?", help=f"one of: {', '.join(models.MODELS)} (default {models.DEFAULT_MODEL})")
     m.add_argument("-q", "--quiet", action="store_true")
