@@ -237,8 +237,8 @@ def test_bench_gasp_and_combine_end_to_end(smollm2, tmp_path, capsys):
     from rt4chart_plugins.bench.main import run_benchmark
     from rt4chart_plugins.gasp.fit import main as fit_main
 
-    summary, table, stats = run_benchmark(dataset="ragtruth", split="test", limit=3, systems="gasp,rt4chart",
-                                          judge="trained", run="e2e", out=tmp_path, progress=False)
+    _summary, table, stats = run_benchmark(dataset="ragtruth", split="test", limit=3, systems="gasp,rt4chart",
+                                           judge="trained", run="e2e", out=tmp_path, progress=False)
     assert [s.failed for s in stats] == [0, 0] and "| gasp | 3 | 0 |" in table
     gasp_records = [__import__("json").loads(line) for line in (tmp_path / "e2e" / "gasp.jsonl").open()]
     assert all(r["sentence_scores"] and r["claims"][0]["grounding"] for r in gasp_records)
