@@ -15,6 +15,7 @@ import asyncio
 import os
 import time
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +58,7 @@ class Scored:
 
     features: list[SentenceFeatures | None]
     chunks: list[tuple[int, int]]  # (first, last) context sentence ids, inclusive
+    passes: int = 0
     tokens_read: int = 0
     tokens_naive: int = 0
     notes: list[str] = field(default_factory=list)
@@ -103,7 +105,7 @@ class GaspDetector(Detector):
 
     @property
     def chunks(self) -> int:
-        return self._chunks or (self._calibration.chunks if self._calibration else 5)
+        return self._chunks or self.calibration.chunks
 
     @property
     def threshold(self) -> float:
@@ -146,10 +148,8 @@ class GaspDetector(Detector):
             answer_tokens = answer_tokens[:keep]
         room -= len(answer_tokens)
         sizes = [len(scorer.tokenize(s.text)) + 1 for s in context]
-        kept = len(context)
-        while kept and sum(sizes[:kept]) > room:
-            kept -= 1
-        while True:
+        kept = sum(1 for total in accumulate(sizes) if total <= room)  # the longest prefix that fits
+        while True:  # a joined chunk can tokenize a little longer than its sentences did
             bounds = balanced_chunks(sizes[:kept], self.chunks)
             chunk_tokens = [scorer.tokenize(_chunk_text(context[a: b + 1])) for a, b in bounds]
             if kept == 0 or sum(map(len, chunk_tokens)) <= room:
@@ -165,8 +165,8 @@ class GaspDetector(Detector):
         cond = scorer.score(head, chunk_tokens, tail, answer_tokens)
         anchors = token_anchors(answer, scorer.token_char_spans(answer, answer_tokens))
         feats = sentence_features(cond, anchors, [(s.start, s.end) for s in answer_sentences])
-        return Scored(features=feats, chunks=bounds, tokens_read=cond.tokens_read, tokens_naive=cond.tokens_naive,
-                      notes=notes)
+        return Scored(features=feats, chunks=bounds, passes=cond.passes, tokens_read=cond.tokens_read,
+                      tokens_naive=cond.tokens_naive, notes=notes)
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
         check_input(context, answer, question, self.max_context_chars)
@@ -199,19 +199,13 @@ class GaspDetector(Detector):
             r = risk(f, cal.mean, cal.std)
             risks.append(r)
             verdicts.append(_verdict(s, span, f, r, self.threshold, scored.chunks, context_sentences))
-        cost = Cost(judge_calls=_passes(len(scored.chunks)) if scored.chunks else 0, prompt_tokens=scored.tokens_read,
-                    seconds=time.perf_counter() - started)
+        cost = Cost(judge_calls=scored.passes, prompt_tokens=scored.tokens_read, seconds=time.perf_counter() - started)
         notes = list(scored.notes)
-        if scored.chunks:
-            notes.append(f"scored with {_passes(len(scored.chunks))} passes over {scored.tokens_read} tokens "
+        if scored.passes:
+            notes.append(f"scored with {scored.passes} passes over {scored.tokens_read} tokens "
                          f"({scored.tokens_naive} without reusing shared prefixes)")
         windows = [Window(index=i, first=a, last=b) for i, (a, b) in enumerate(scored.chunks)]
         return _report(verdicts, base, cost, notes, windows, max(risks) if risks else None)
-
-
-def _passes(n_chunks: int) -> int:
-    """Full, empty, and one per chunk left out (with one chunk, leaving it out is the empty pass)."""
-    return 2 + (n_chunks if n_chunks > 1 else 0)
 
 
 def _chunk_text(sentences: list[Sentence]) -> str:

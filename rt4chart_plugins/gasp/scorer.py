@@ -41,6 +41,7 @@ class Conditions:
     jsd_empty: np.ndarray
     loo: list[np.ndarray] = field(default_factory=list)
     jsd_loo: list[np.ndarray] = field(default_factory=list)
+    passes: int = 0  # forward passes run: full, empty, and one per chunk when there are several
     tokens_read: int = 0  # tokens the model actually processed (after prefix reuse)
     tokens_naive: int = 0  # what independent passes would have processed
 
@@ -156,17 +157,14 @@ class LlamaScorer:
         n = len(head) + sum(map(len, chunks)) + len(tail) + len(answer)
         if n > llm.n_ctx():
             raise InvalidInput(f"{n} tokens do not fit the scorer's {llm.n_ctx()}-token window")
-        idx = np.arange(len(answer))
         target = np.asarray(answer)
+        passes = [n - 1]  # tokens read by each pass (the last answer token is never read)
         with self._lock:
             full_prefix = head + [t for c in chunks for t in c] + tail
-            read = len(full_prefix) + len(answer) - 1
             full = log_softmax(self._answer_logits(full_prefix, 0, answer))
-            out = Conditions(full=full[idx, target], empty=np.zeros(0), jsd_empty=np.zeros(0))
 
             def compare(prefix: list[int], keep: int) -> tuple[np.ndarray, np.ndarray]:
-                nonlocal read
-                read += len(prefix) - keep + len(answer) - 1
+                passes.append(len(prefix) - keep + len(answer) - 1)
                 logits = self._answer_logits(prefix, keep, answer)
                 lp_tok = np.empty(len(answer), dtype=np.float32)
                 jsd = np.empty(len(answer), dtype=np.float32)
@@ -176,19 +174,16 @@ class LlamaScorer:
                     jsd[b: b + _BLOCK] = jsd_rows(full[b: b + _BLOCK], lp)
                 return lp_tok, jsd
 
-            loo: list[tuple[np.ndarray, np.ndarray]] = [None] * len(chunks)  # type: ignore[list-item]
+            loo: list[tuple[np.ndarray, np.ndarray]] = []
             if len(chunks) > 1:  # with one chunk, leaving it out is the empty context
                 for k in range(len(chunks) - 1, -1, -1):
                     keep = len(head) + sum(len(c) for c in chunks[:k])
                     prefix = head + [t for c in chunks[:k] + chunks[k + 1:] for t in c] + tail
-                    loo[k] = compare(prefix, keep)
-            out.empty, out.jsd_empty = compare(head + tail, len(head))
-            for k in range(len(chunks)):
-                lp_tok, jsd = loo[k] if loo[k] is not None else (out.empty, out.jsd_empty)
-                out.loo.append(lp_tok)
-                out.jsd_loo.append(jsd)
-        out.tokens_read = read
-        context_len = sum(map(len, chunks))
-        per_pass = len(head) + len(tail) + len(answer)
-        out.tokens_naive = (per_pass + context_len) + per_pass + sum(per_pass + context_len - len(c) for c in chunks)
-        return out
+                    loo.insert(0, compare(prefix, keep))
+            empty, jsd_empty = compare(head + tail, len(head))
+        loo = loo or [(empty, jsd_empty)] * len(chunks)
+        # independent passes would read the whole prompt each time: full, empty, each chunk left out
+        naive = n + (n - sum(map(len, chunks))) + (sum(n - len(c) for c in chunks) if len(chunks) > 1 else 0)
+        return Conditions(full=full[np.arange(len(answer)), target], empty=empty, jsd_empty=jsd_empty,
+                          loo=[lp for lp, _ in loo], jsd_loo=[j for _, j in loo], passes=len(passes),
+                          tokens_read=sum(passes), tokens_naive=naive)
