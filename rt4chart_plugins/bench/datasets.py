@@ -28,6 +28,10 @@ class GoldSpan:
         """``conflict`` (contradicted) or ``baseless`` (not in context)."""
         return "conflict" if "conflict" in self.label_type.lower() else "baseless"
 
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether this span shares a character with ``[start, end)`` (an answer sentence, a claim)."""
+        return self.start < end and start < self.end
+
 
 @dataclass(frozen=True)
 class RagTruthRow:

@@ -102,7 +102,7 @@ def confusion(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict[str, 
         claims = _pred(preds, row.id)["claims"]
         for g in row.labels:
             labels = {c["label"] for c in claims
-                      if c.get("label") and c.get("span") and c["span"][0] < g.end and g.start < c["span"][1]}
+                      if c.get("label") and c.get("span") and g.overlaps(*c["span"])}
             got = next((lab for lab in ("CON", "NIC", "ENT") if lab in labels), "none")
             out[g.kind][got] += 1
     return out
@@ -170,7 +170,7 @@ def sentence_auc(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> float |
             return None
         for start, end, value in sentences:
             scores.append(float(value))
-            gold.append(any(g.start < end and start < g.end for g in r.labels))
+            gold.append(any(g.overlaps(start, end) for g in r.labels))
     return auc(scores, gold) if scores else None
 
 

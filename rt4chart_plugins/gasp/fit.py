@@ -50,7 +50,7 @@ def sentence_records(detector: GaspDetector, row: RagTruthRow) -> dict:
     scored = detector.score(segment_context(data["context"]), answer, sentences, data.get("question"))
     out = []
     for s, f in zip(sentences, scored.features):
-        gold = any(g.start < s.end and s.start < g.end for g in row.labels)
+        gold = any(g.overlaps(s.start, s.end) for g in row.labels)
         out.append({"start": s.start, "end": s.end, "gold": gold,
                     "features": None if f is None else list(f.vector()),
                     "supporting_chunk": None if f is None else f.supporting_chunk,

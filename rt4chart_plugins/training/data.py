@@ -84,7 +84,7 @@ def in_holdout(group: str, fraction: float) -> bool:
 
 
 def _sentence_label(start: int, end: int, labels) -> str:
-    kinds = {g.kind for g in labels if g.start < end and start < g.end}
+    kinds = {g.kind for g in labels if g.overlaps(start, end)}
     return "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
 
 
