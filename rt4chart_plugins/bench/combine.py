@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..gasp.calibration import best_threshold, load_calibration
+from ..gasp.calibration import Calibration, best_threshold, load_calibration
+from ..gasp.features import standardize
 from . import metrics
 from .datasets import load_ragtruth, resolve_data_dir
 from .runner import load_records, sentence_scores
@@ -48,8 +49,15 @@ def predict(w: np.ndarray, x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-(np.hstack([x, np.ones((len(x), 1))]) @ w)))
 
 
-def _features(gasp: list[float], mean: list[float], std: list[float], judge: float) -> list[float]:
-    return [*((np.asarray(gasp) - mean) / np.maximum(std, 1e-9)), judge]
+def _features(gasp: list[float], cal: Calibration, judge: float) -> list[float]:
+    """One sentence's row: GASP's four z-scores, then the judge's score."""
+    return [*standardize(gasp, cal.mean, cal.std), judge]
+
+
+def _answer_threshold(sentence_scores: np.ndarray, answers: list[dict]) -> tuple[float, float]:
+    """The answer-level threshold (and its F1) on train answers scored by their best sentence."""
+    return best_threshold([max((sentence_scores[i] for i in a["sentences"]), default=0.0) for a in answers],
+                          [bool(a["hallucinated"]) for a in answers])
 
 
 def _judge_by_span(scores: list[list[float]] | None) -> dict[tuple[int, int], float]:
@@ -63,10 +71,9 @@ def _overlap_score(spans: dict[tuple[int, int], float], start: int, end: int) ->
     return max(values) if values else 0.5
 
 
-def train_set(gasp_cache: Path, data_dir: Path | None, model: str) -> tuple[np.ndarray, np.ndarray, list[dict]]:
+def train_set(gasp_cache: Path, data_dir: Path | None, cal: Calibration) -> tuple[np.ndarray, np.ndarray, list[dict]]:
     from ..verifier import Verifier
 
-    cal = load_calibration(model)
     records = [json.loads(line) for line in gasp_cache.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = {r.id: r for r in load_ragtruth(resolve_data_dir(data_dir), split="train")}
     missing = [r["id"] for r in records if r["id"] not in rows]
@@ -81,15 +88,14 @@ def train_set(gasp_cache: Path, data_dir: Path | None, model: str) -> tuple[np.n
         for s in rec["sentences"]:
             if s["features"] is None:
                 continue
-            x.append(_features(s["features"], cal.mean, cal.std, _overlap_score(judge, s["start"], s["end"])))
+            x.append(_features(s["features"], cal, _overlap_score(judge, s["start"], s["end"])))
             y.append(float(s["gold"]))
             sent.append(len(x) - 1)
         answers.append({"hallucinated": rec["hallucinated"], "sentences": sent})
     return np.array(x), np.array(y), answers
 
 
-def test_items(run_dir: Path, gasp_system: str, judge_system: str, data_dir: Path | None, model: str):
-    cal = load_calibration(model)
+def test_items(run_dir: Path, gasp_system: str, judge_system: str, data_dir: Path | None, cal: Calibration):
     gasp = load_records(run_dir / f"{gasp_system}.jsonl")
     judge = load_records(run_dir / f"{judge_system}.jsonl")
     meta = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))["meta"]
@@ -105,7 +111,7 @@ def test_items(run_dir: Path, gasp_system: str, judge_system: str, data_dir: Pat
                 continue
             start, end = c["span"]
             feats = [g["gap"], g["jsd_empty"], g["drop"], g["jsd_loo"]]
-            sentences.append((start, end, _features(feats, cal.mean, cal.std, _overlap_score(spans, start, end))))
+            sentences.append((start, end, _features(feats, cal, _overlap_score(spans, start, end))))
         items.append((r, sentences))
     return items, gasp, judge
 
@@ -138,24 +144,30 @@ def main(argv: list[str] | None = None) -> int:
 
     model = args.model or SYSTEMS[args.gasp_system].gasp_model
     cal = load_calibration(model)
-    x, y, answers = train_set(Path(args.gasp_cache) / f"{model}-k{cal.chunks}.jsonl", args.data_dir, model)
+    x, y, answers = train_set(Path(args.gasp_cache) / f"{model}-k{cal.chunks}.jsonl", args.data_dir, cal)
     w = fit_logistic(x, y)
-    p_train = predict(w, x)
-    answer_train = [max((p_train[i] for i in a["sentences"]), default=0.0) for a in answers]
-    threshold, f1_train = best_threshold(answer_train, [bool(a["hallucinated"]) for a in answers])
 
-    # label-free: standardized GASP risk (minus the sum of the z-scored features) + standardized judge score
-    summed = lambda m: -m[:, :4].sum(axis=1)
-    stats = [(float(v.mean()), float(v.std()) or 1.0) for v in (summed(x), x[:, 4])]
-    add = lambda m: sum((v - mu) / sd for v, (mu, sd) in zip((summed(m), m[:, 4]), stats))
-    s_train = add(x)
-    sum_threshold, _ = best_threshold([max((s_train[i] for i in a["sentences"]), default=0.0) for a in answers],
-                                      [bool(a["hallucinated"]) for a in answers])
+    def logistic(m: np.ndarray) -> np.ndarray:
+        return predict(w, m)
 
-    items, gasp, judge = test_items(Path(args.run), args.gasp_system, args.judge_system, args.data_dir, model)
+    threshold, f1_train = _answer_threshold(logistic(x), answers)
+
+    # label-free: GASP's risk (minus the sum of the z-scored features) and the judge's score, each
+    # standardized over the train sentences, then added
+    def parts(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return -m[:, :4].sum(axis=1), m[:, 4]
+
+    stats = [(float(v.mean()), float(v.std()) or 1.0) for v in parts(x)]
+
+    def summed(m: np.ndarray) -> np.ndarray:
+        return sum((v - mu) / sd for v, (mu, sd) in zip(parts(m), stats))
+
+    sum_threshold, _ = _answer_threshold(summed(x), answers)
+
+    items, gasp, judge = test_items(Path(args.run), args.gasp_system, args.judge_system, args.data_dir, cal)
     rows = [r for r, _ in items]
-    combined = {r.id: _combined_record(sentences, lambda m: predict(w, m), threshold) for r, sentences in items}
-    label_free = {r.id: _combined_record(sentences, add, sum_threshold) for r, sentences in items}
+    combined = {r.id: _combined_record(sentences, logistic, threshold) for r, sentences in items}
+    label_free = {r.id: _combined_record(sentences, summed, sum_threshold) for r, sentences in items}
     table = {f"GASP alone ({args.gasp_system})": evaluate(rows, gasp),
              f"judge alone ({args.judge_system})": evaluate(rows, judge),
              "GASP + judge (logistic, fitted on train)": evaluate(rows, combined),

@@ -88,8 +88,12 @@ def sentence_features(cond: Conditions, anchors: np.ndarray,
     return out
 
 
+def standardize(vector: np.ndarray | list[float], mean: list[float], std: list[float]) -> np.ndarray:
+    """The features as z-scores under a calibration's statistics."""
+    return (np.asarray(vector, dtype=float) - np.asarray(mean, dtype=float)) / np.maximum(np.asarray(std, dtype=float), 1e-9)
+
+
 def risk(features: SentenceFeatures, mean: list[float], std: list[float]) -> float:
     """The label-free score: minus the sum of the standardized features (high = ungrounded)."""
-    z = (features.vector() - np.asarray(mean, dtype=float)) / np.maximum(np.asarray(std, dtype=float), 1e-9)
-    value = float(-z.sum())
+    value = float(-standardize(features.vector(), mean, std).sum())
     return value if np.isfinite(value) else 0.0
