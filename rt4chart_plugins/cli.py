@@ -17,6 +17,7 @@ or input.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -164,18 +165,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_gasp_fit(argv: list[str]) -> int:
-    """Refit a GASP scorer's calibration on RAGTruth train rows (rt4chart_plugins.gasp.fit)."""
-    from .gasp.fit import main as fit_main
-
-    return fit_main(argv)
-
-
-def cmd_train_verifier(argv: list[str]) -> int:
-    """Rebuild the trained verifier (rt4chart_plugins.training); ``argv`` are its own flags."""
-    from .training.train import main as train_main
-
-    return train_main(argv)
+#: subcommands that parse their own flags: name → (module under rt4chart_plugins with a main(argv), help)
+OWN_FLAGS = {
+    "train-verifier": ("training.train",
+                       "rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)"),
+    "gasp-fit": ("gasp.fit", "refit a GASP scorer's calibration on RAGTruth train rows (--help for its flags)"),
+    "bench-combine": ("bench.combine",
+                      "GASP and the RT4CHART judge as one decision fitted on train rows, vs. each alone"),
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -229,27 +226,18 @@ def build_parser() -> argparse.ArgumentParser:
     _judge_args(b)
     b.set_defaults(func=cmd_bench)
 
-    # listed for --help only: main() hands everything after "train-verifier" to the training command
-    sub.add_parser("train-verifier", add_help=False,
-                   help="rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)")
-    sub.add_parser("gasp-fit", add_help=False,
-                   help="refit a GASP scorer's calibration on RAGTruth train rows (--help for its flags)")
-    sub.add_parser("bench-combine", add_help=False,
-                   help="GASP and the RT4CHART judge as one decision fitted on train rows, vs. each alone")
+    # listed for --help only: main() hands everything after their name to their own main()
+    for name, (_module, help_text) in OWN_FLAGS.items():
+        sub.add_parser(name, add_help=False, help=help_text)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        if argv[:1] == ["train-verifier"]:  # its flags are its own (training/train.py parses them)
-            return cmd_train_verifier(argv[1:])
-        if argv[:1] == ["gasp-fit"]:
-            return cmd_gasp_fit(argv[1:])
-        if argv[:1] == ["bench-combine"]:
-            from .bench.combine import main as combine_main
-
-            return combine_main(argv[1:])
+        if argv[:1] and argv[0] in OWN_FLAGS:
+            module = importlib.import_module(f"{__package__}.{OWN_FLAGS[argv[0]][0]}")
+            return module.main(argv[1:])
         args = build_parser().parse_args(argv)
         return args.func(args)
     except Rt4chartError as exc:
