@@ -46,7 +46,6 @@ def build_verifier(
     ``method="gasp"`` they are GASP's instead (``model``, ``chunks``, ``threshold``, ...) and no
     judge is used: GASP scores with a small local LM.
     """
-    options = dict(options)
     method = options.pop("method", "rt4chart")
     if isinstance(judge, Detector):
         return judge
