@@ -9,12 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import InvalidInput
-from .types import Report, VerifyInput
+from .pipeline.aggregate import answer_verdict, unfaithful_spans
+from .types import (
+    ClaimVerdict,
+    Cost,
+    Label,
+    Report,
+    Sentence,
+    Span,
+    VerifyInput,
+    Window,
+)
 
 
 class Detector(ABC):
@@ -79,6 +90,28 @@ def check_input(context: object, answer: object, question: object, max_chars: in
         raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
     if total > max_chars:
         raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
+
+
+def baseless_verdicts(sentences: list[Sentence]) -> list[ClaimVerdict]:
+    """One NIC verdict per sentence, for an empty context: nothing can ground them."""
+    return [ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC,
+                         answer_span=Span(start=s.start, end=s.end, text=s.text),
+                         reason="the context is empty: nothing can ground this sentence")
+            for s in sentences]
+
+
+def sentence_report(verdicts: list[ClaimVerdict], base: dict, cost: Cost, notes: list[str],
+                    risk: float | None, windows: list[Window] | None = None) -> Report:
+    """The report of a detector that judges whole answer sentences (GASP, the readout): the
+    answer's verdict, its unfaithful spans (the flagged sentences) and the answer's risk (None
+    when nothing finite was scored). ``base`` holds the inputs' fields."""
+    label, hallucinated, score, state = answer_verdict(verdicts)
+    spans = unfaithful_spans(base["answer"], verdicts)
+    finite = risk is not None and math.isfinite(risk)
+    return Report(label=label, hallucinated=hallucinated, score=score, state=state, claims=verdicts,
+                  unfaithful_spans=spans, phrase_spans=spans, windows=windows or [], notes=notes, cost=cost,
+                  risk=risk if finite else None,
+                  error="no answer sentence could be scored" if state == "failed" else None, **base)
 
 
 def failed_report(row: object, exc: BaseException) -> Report:

@@ -28,6 +28,19 @@ def embedded_model_path() -> Path:
 
 
 @pytest.fixture(scope="session")
+def smollm2() -> Path:
+    """A 98 MB ChatML model (SmolLM2-135M-Instruct) for the tests of code that drives llama.cpp
+    directly (GASP's scorer, the hidden-state reader); the test command pulls it beforehand."""
+    pytest.importorskip("llama_cpp", reason="needs the [local] extra")
+    from rt4chart_plugins import models
+
+    try:
+        return models.locate("smollm2-135m", pull_if_missing=False)
+    except Exception as exc:  # noqa: BLE001
+        pytest.fail(f"test model not available ({exc}); run `rt4chart model pull smollm2-135m` first")
+
+
+@pytest.fixture(scope="session")
 def openai_server(embedded_model_path):
     """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model as
     ``qwen-judge`` (the same helper the benchmark uses for the frameworks' metrics)."""

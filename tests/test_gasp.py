@@ -99,17 +99,6 @@ INVENTED = "The mayor collects antique clocks and breeds silver pheasants in his
 
 
 @pytest.fixture(scope="module")
-def smollm2():
-    pytest.importorskip("llama_cpp", reason="needs the [local] extra")
-    from rt4chart_plugins import models
-
-    try:
-        return models.locate("smollm2-135m", pull_if_missing=False)
-    except Exception as exc:  # noqa: BLE001
-        pytest.fail(f"GASP test scorer not available ({exc}); run `rt4chart model pull smollm2-135m` first")
-
-
-@pytest.fixture(scope="module")
 def detector(smollm2):
     from rt4chart_plugins.gasp import GaspDetector
 

@@ -18,11 +18,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 
-import numpy as np
-
-from ..detector import Detector, check_input
+from ..detector import Detector, baseless_verdicts, check_input, sentence_report
 from ..errors import InvalidInput
-from ..pipeline.aggregate import answer_verdict, unfaithful_spans
 from ..pipeline.segment import segment_answer, segment_context
 from ..types import (
     ClaimVerdict,
@@ -178,12 +175,8 @@ class GaspDetector(Detector):
         if not answer_sentences:
             return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)
         if not context_sentences:
-            verdicts = [ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC,
-                                     answer_span=Span(start=s.start, end=s.end, text=s.text),
-                                     reason="the context is empty: nothing can ground this sentence")
-                        for s in answer_sentences]
             note = "the context is empty: every sentence is baseless (NIC); no model was run"
-            return _report(verdicts, base, Cost(), [note], [], None)
+            return sentence_report(baseless_verdicts(answer_sentences), base, Cost(), [note], None)
         await asyncio.to_thread(self.prepare)
         started = time.perf_counter()
         scored = await asyncio.to_thread(self.score, context_sentences, answer, answer_sentences, question)
@@ -205,7 +198,7 @@ class GaspDetector(Detector):
             notes.append(f"scored with {scored.passes} passes over {scored.tokens_read} tokens "
                          f"({scored.tokens_naive} without reusing shared prefixes)")
         windows = [Window(index=i, first=a, last=b) for i, (a, b) in enumerate(scored.chunks)]
-        return _report(verdicts, base, cost, notes, windows, max(risks) if risks else None)
+        return sentence_report(verdicts, base, cost, notes, max(risks) if risks else None, windows)
 
 
 def _chunk_text(sentences: list[Sentence]) -> str:
@@ -235,13 +228,3 @@ def _verdict(s: Sentence, span: Span, f: SentenceFeatures, r: float, threshold: 
                           threshold=threshold, supporting_chunk=f.supporting_chunk, tokens=f.tokens)
     return ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC if flagged else Label.ENT,
                         answer_span=span, evidence=evidence, reason=reason, grounding=grounding)
-
-
-def _report(verdicts: list[ClaimVerdict], base: dict, cost: Cost, notes: list[str], windows: list[Window],
-            answer_risk: float | None) -> Report:
-    label, hallucinated, score, state = answer_verdict(verdicts)
-    spans = unfaithful_spans(base["answer"], verdicts)
-    return Report(label=label, hallucinated=hallucinated, score=score, state=state, claims=verdicts,
-                  unfaithful_spans=spans, phrase_spans=spans, windows=windows, notes=notes, cost=cost,
-                  risk=None if answer_risk is None or not np.isfinite(answer_risk) else answer_risk,
-                  error="no answer sentence could be scored" if state == "failed" else None, **base)

@@ -24,10 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInput, MissingExtra
+from ..errors import InvalidInput
+from ..llama_shared import shared_llama
 
-_LOADED: dict[tuple, tuple[Any, threading.Lock]] = {}
-_LOAD_LOCK = threading.Lock()
 _BLOCK = 64  # answer positions per block of the JSD computation (bounds memory at 64 × vocab)
 
 
@@ -64,7 +63,7 @@ def jsd_rows(lp: np.ndarray, lq: np.ndarray) -> np.ndarray:
 
 class LlamaScorer:
     """A GGUF causal LM through llama-cpp-python, used only to score text (nothing is generated).
-    Instances with the same file and window share the loaded model and its lock."""
+    Instances with the same file and settings share the loaded model and its lock."""
 
     def __init__(self, model_path: str | Path, *, n_ctx: int = 8192, n_threads: int | None = None,
                  n_batch: int = 512):
@@ -76,19 +75,9 @@ class LlamaScorer:
         self._lock = threading.Lock()
 
     def load(self) -> Any:
-        if self._llm is not None:
-            return self._llm
-        try:
-            from llama_cpp import Llama
-        except ImportError as exc:
-            raise MissingExtra("llama-cpp-python", "local") from exc
-        key = (str(self.model_path.resolve()), self._requested_ctx, self.n_threads, self.n_batch)
-        with _LOAD_LOCK:
-            if key not in _LOADED:
-                llm = Llama(model_path=str(self.model_path), n_ctx=self._requested_ctx, n_batch=self.n_batch,
-                            n_ubatch=self.n_batch, n_threads=self.n_threads, logits_all=False, verbose=False)
-                _LOADED[key] = (llm, threading.Lock())
-            self._llm, self._lock = _LOADED[key]
+        if self._llm is None:
+            self._llm, self._lock = shared_llama(self.model_path, n_ctx=self._requested_ctx, n_batch=self.n_batch,
+                                                 n_ubatch=self.n_batch, n_threads=self.n_threads, logits_all=False)
         return self._llm
 
     @property
