@@ -9,6 +9,7 @@
     rt4chart train-verifier [--out DIR] [...]             # rebuild the trained verifier
     rt4chart gasp-fit [--model NAME] [--rows N]           # refit a GASP scorer's calibration
     rt4chart bench-combine --run results/RUN               # GASP + the judge, fitted on train rows
+    rt4chart readout-fit [--model NAME] [--rows N]        # the readout on the judge's hidden state
 
 Exit status: 0 success; 1 a batch had failed rows (or a single verification failed); 2 bad usage
 or input.
@@ -170,6 +171,7 @@ OWN_FLAGS = {
     "train-verifier": ("training.train",
                        "rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)"),
     "gasp-fit": ("gasp.fit", "refit a GASP scorer's calibration on RAGTruth train rows (--help for its flags)"),
+    "readout-fit": ("readout.fit", "train the linear readout on the embedded judge's hidden state (--help for its flags)"),
     "bench-combine": ("bench.combine",
                       "GASP and the RT4CHART judge as one decision fitted on train rows, vs. each alone"),
 }
@@ -217,7 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, help="only the first N selected rows")
     b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
     b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
-                                     "gasp (SmolLM2-135M), gasp-qwen0.5b, gasp-qwen1.5b (GASP scorers, no judge), direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
+                                     "gasp (SmolLM2-135M), gasp-qwen0.5b, gasp-qwen1.5b (GASP scorers, no judge), "
+                                     "readout, judge-yes (the 1.5B judge's hidden-state readout, and its P(Yes) alone), "
+                                     "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
                                      "(the last four run on the judge LLM through an OpenAI-compatible server)")
     b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
     b.add_argument("--out", default="results", help="results folder (default: results)")

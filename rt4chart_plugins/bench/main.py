@@ -11,14 +11,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput
 from ..detector import Detector
+from ..errors import InvalidInput
 from ..gasp import GaspDetector
+from ..readout import ReadoutDetector
 from ..verifier import Verifier
 from . import metrics
 from .datasets import load_ragtruth, load_wice, resolve_data_dir
-from .plot import write_plot
 from .external import Endpoint, llama_server
+from .plot import write_plot
 from .report import write_report
 from .runner import RunStats, load_records, run_system
 from .systems import System, select
@@ -73,6 +74,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     def make_verifier(system: System) -> Detector:
         if system.gasp_model:
             return GaspDetector(system.gasp_model)
+        if system.readout_model:
+            return ReadoutDetector(system.readout_model, prompt_only=system.prompt_only)
         return Verifier(judge, judge_kwargs=judge_kwargs, **system.pipeline_config(dataset, base_config))
 
     stack = contextlib.ExitStack()

@@ -1,8 +1,9 @@
 """The systems a benchmark compares: RT4CHART configurations, GASP scorers, the frameworks' own
-metrics and the floor.
+metrics, the hidden-state readout and the floor.
 
 Every RT4CHART system uses the same judge (the one chosen on the command line); only pipeline
-knobs differ, so a row of the table isolates what that knob buys. GASP systems use no judge.
+knobs differ, so a row of the table isolates what that knob buys. GASP systems use no judge; the
+readout systems always read the embedded 1.5B judge (their probe is fitted to its hidden state).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ class System:
     floor: bool = False  # no judge: flags every answer, whole answer as the span
     external: bool = False  # not RT4CHART: run through an OpenAI-compatible endpoint (bench/external.py)
     gasp_model: str | None = None  # GASP with this scorer instead of RT4CHART (no judge)
+    readout_model: str | None = None  # the hidden-state readout of this judge instead of RT4CHART
+    prompt_only: bool = False  # with readout_model: the judge's own P(Yes) from the same pass
 
     def pipeline_config(self, dataset: str, base: dict[str, Any] | None = None) -> dict[str, Any]:
         cfg = {**(base or {}), **self.config}
@@ -39,6 +42,10 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (
            gasp_model="smollm2-135m"),
     System("gasp-qwen0.5b", "GASP with Qwen2.5-Coder-0.5B-Instruct as the scorer", gasp_model="qwen2.5-coder-0.5b"),
     System("gasp-qwen1.5b", "GASP with Qwen2.5-Coder-1.5B-Instruct as the scorer", gasp_model="qwen2.5-coder-1.5b"),
+    System("readout", "hidden-state readout of the embedded judge (Qwen2.5-Coder-1.5B): one KV-cached pass per "
+           "answer sentence, linear probe on the verdict position", readout_model="qwen2.5-coder-1.5b"),
+    System("judge-yes", "the embedded judge's own P(Yes) from the readout's pass (prompt only, threshold fitted on "
+           "train rows)", readout_model="qwen2.5-coder-1.5b", prompt_only=True),
     System("flag-all", "floor: flags every answer as hallucinated, the whole answer as the span", floor=True),
     *(System(name, description, external=True) for name, (description, _) in EXTERNAL.items()),
 )}
