@@ -16,8 +16,6 @@ this module drives its context and batch objects directly (pinned llama-cpp-pyth
 
 from __future__ import annotations
 
-import os
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInput
-from ..llama_shared import shared_llama
+from ..llama_shared import DirectLlama
 
 _BLOCK = 64  # answer positions per block of the JSD computation (bounds memory at 64 × vocab)
 
@@ -61,28 +59,16 @@ def jsd_rows(lp: np.ndarray, lq: np.ndarray) -> np.ndarray:
     return np.clip(out, 0.0, np.log(2.0))
 
 
-class LlamaScorer:
+class LlamaScorer(DirectLlama):
     """A GGUF causal LM through llama-cpp-python, used only to score text (nothing is generated).
     Instances with the same file and settings share the loaded model and its lock."""
 
     def __init__(self, model_path: str | Path, *, n_ctx: int = 8192, n_threads: int | None = None,
                  n_batch: int = 512):
-        self.model_path = Path(model_path)
-        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
-        self.n_batch = n_batch
-        self._requested_ctx = n_ctx
-        self._llm: Any = None
-        self._lock = threading.Lock()
+        super().__init__(model_path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
 
-    def load(self) -> Any:
-        if self._llm is None:
-            self._llm, self._lock = shared_llama(self.model_path, n_ctx=self._requested_ctx, n_batch=self.n_batch,
-                                                 n_ubatch=self.n_batch, n_threads=self.n_threads, logits_all=False)
-        return self._llm
-
-    @property
-    def n_ctx(self) -> int:
-        return self.load().n_ctx()
+    def _params(self) -> dict[str, Any]:
+        return {**super()._params(), "logits_all": False}
 
     def tokenize(self, text: str, *, bos: bool = False) -> list[int]:
         return self.load().tokenize(text.encode("utf-8"), add_bos=bos, special=False) if text or bos else []

@@ -16,8 +16,6 @@ module drives the context and batch objects directly (pinned llama-cpp-python 0.
 
 from __future__ import annotations
 
-import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,7 @@ import numpy as np
 
 from ..errors import InvalidInput, JudgeError
 from ..judges import prompts
-from ..llama_shared import shared_llama
+from ..llama_shared import DirectLlama
 
 
 @dataclass
@@ -50,41 +48,31 @@ def chatml_question(statement: str) -> str:
     return f"{user}<|im_end|>\n<|im_start|>assistant\n"
 
 
-class StateReader:
+class StateReader(DirectLlama):
     """A ChatML GGUF model loaded with embeddings available. Instances with the same file and
     window share the loaded model and its lock (one statement at a time on a 2-core machine)."""
 
     def __init__(self, model_path: str | Path, *, n_ctx: int = 4096, n_threads: int | None = None,
                  n_batch: int = 512):
-        self.model_path = Path(model_path)
-        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
-        self.n_batch = n_batch
-        self._requested_ctx = n_ctx
-        self._llm: Any = None
-        self._lock = threading.Lock()
+        super().__init__(model_path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
         self._yes: list[int] = []
         self._no: list[int] = []
+
+    def _params(self) -> dict[str, Any]:
+        from llama_cpp import LLAMA_POOLING_TYPE_NONE
+
+        return {**super()._params(), "embedding": True, "pooling_type": LLAMA_POOLING_TYPE_NONE}
 
     def load(self) -> Any:
         if self._llm is not None:
             return self._llm
-        from llama_cpp import (
-            LLAMA_POOLING_TYPE_NONE,  # shared_llama has checked the extra
-        )
-
-        llm, lock = shared_llama(self.model_path, n_ctx=self._requested_ctx, n_batch=self.n_batch,
-                                 n_ubatch=self.n_batch, n_threads=self.n_threads, embedding=True,
-                                 pooling_type=LLAMA_POOLING_TYPE_NONE)
+        llm = super().load()
         if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
+            self._llm = None
             raise JudgeError(f"{self.model_path.name}: the readout needs a ChatML-templated instruct model")
         self._yes = _first_tokens(llm, prompts.READOUT_YES)
         self._no = _first_tokens(llm, prompts.READOUT_NO)
-        self._llm, self._lock = llm, lock
         return llm
-
-    @property
-    def n_ctx(self) -> int:
-        return self.load().n_ctx()
 
     @property
     def dim(self) -> int:
