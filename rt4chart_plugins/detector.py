@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import InvalidInput
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
+from .pipeline.segment import segment_answer, segment_context
 from .types import (
     ClaimVerdict,
     Cost,
@@ -92,12 +93,28 @@ def check_input(context: object, answer: object, question: object, max_chars: in
         raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
 
 
-def baseless_verdicts(sentences: list[Sentence]) -> list[ClaimVerdict]:
-    """One NIC verdict per sentence, for an empty context: nothing can ground them."""
-    return [ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC,
-                         answer_span=Span(start=s.start, end=s.end, text=s.text),
-                         reason="the context is empty: nothing can ground this sentence")
-            for s in sentences]
+def sentence_inputs(detector: Detector, context: str | list[str], answer: str, question: str | None,
+                    max_chars: int) -> tuple[str | None, list[Sentence], list[Sentence], dict]:
+    """What a sentence-level detector (GASP, the readout) starts from: the checked inputs, the
+    question (None when blank), the answer's and the context's sentences, and the report fields
+    they fill (``base``)."""
+    check_input(context, answer, question, max_chars)
+    question = question.strip() or None if question else None
+    answer_sentences = segment_answer(answer)
+    context_sentences = segment_context(context)
+    base = {"answer": answer, "question": question, "answer_sentences": answer_sentences,
+            "context_sentences": context_sentences, "judge": detector.name, "method": detector.method}
+    return question, answer_sentences, context_sentences, base
+
+
+def empty_context_report(sentences: list[Sentence], base: dict) -> Report:
+    """Every sentence NIC, with no model run: an empty context can ground nothing."""
+    verdicts = [ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC,
+                             answer_span=Span(start=s.start, end=s.end, text=s.text),
+                             reason="the context is empty: nothing can ground this sentence")
+                for s in sentences]
+    note = "the context is empty: every sentence is baseless (NIC); no model was run"
+    return sentence_report(verdicts, base, Cost(), [note], None)
 
 
 def sentence_report(verdicts: list[ClaimVerdict], base: dict, cost: Cost, notes: list[str],

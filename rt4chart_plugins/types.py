@@ -98,6 +98,12 @@ class Evidence(BaseModel):
     text: str
     field: str | None = None
 
+    @classmethod
+    def of(cls, sentence: Sentence) -> Evidence:
+        """The citation of one context sentence, where it lies in the caller's input."""
+        return cls(sentence_id=sentence.id, passage=sentence.passage, start=sentence.start, end=sentence.end,
+                   text=sentence.text, field=sentence.field)
+
 
 class LocalVerdict(BaseModel):
     """The OR-join of a claim's window verdicts, kept for audit."""

@@ -172,11 +172,7 @@ def _claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdic
         phrase_span = anchor_phrase(judgement.phrase, answer_span)
         if phrase_span is None and answer_span is not None:
             corrections.append(Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120]))
-    evidence = [
-        Evidence(sentence_id=i, passage=context[i].passage, start=context[i].start, end=context[i].end,
-                 text=context[i].text, field=context[i].field)
-        for i in judgement.evidence if 0 <= i < len(context)
-    ]
+    evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
     reason = judgement.reason or _default_reason(judgement)
     return ClaimVerdict(
         id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=judgement.label,

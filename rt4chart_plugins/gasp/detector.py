@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 
-from ..detector import Detector, baseless_verdicts, check_input, sentence_report
+from ..detector import Detector, empty_context_report, sentence_inputs, sentence_report
 from ..errors import InvalidInput
-from ..pipeline.segment import segment_answer, segment_context
 from ..types import (
     ClaimVerdict,
     Cost,
@@ -166,17 +165,12 @@ class GaspDetector(Detector):
                       tokens_naive=cond.tokens_naive, notes=notes)
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        check_input(context, answer, question, self.max_context_chars)
-        question = question.strip() or None if question else None
-        answer_sentences = segment_answer(answer)
-        context_sentences = segment_context(context)
-        base = {"answer": answer, "question": question, "answer_sentences": answer_sentences,
-                "context_sentences": context_sentences, "judge": self.name, "method": self.method}
+        question, answer_sentences, context_sentences, base = sentence_inputs(
+            self, context, answer, question, self.max_context_chars)
         if not answer_sentences:
             return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)
         if not context_sentences:
-            note = "the context is empty: every sentence is baseless (NIC); no model was run"
-            return sentence_report(baseless_verdicts(answer_sentences), base, Cost(), [note], None)
+            return empty_context_report(answer_sentences, base)
         await asyncio.to_thread(self.prepare)
         started = time.perf_counter()
         scored = await asyncio.to_thread(self.score, context_sentences, answer, answer_sentences, question)
@@ -217,8 +211,7 @@ def _verdict(s: Sentence, span: Span, f: SentenceFeatures, r: float, threshold: 
     evidence: list[Evidence] = []
     if f.supporting_chunk is not None:
         first, last = chunks[f.supporting_chunk]
-        evidence = [Evidence(sentence_id=c.id, passage=c.passage, start=c.start, end=c.end, text=c.text, field=c.field)
-                    for c in context[first: last + 1]]
+        evidence = [Evidence.of(c) for c in context[first: last + 1]]
     where = (f"; removing chunk {f.supporting_chunk} (context sentences {chunks[f.supporting_chunk][0]}–"
              f"{chunks[f.supporting_chunk][1]}) lowers it most, by {f.drop:.2f}") if f.supporting_chunk is not None else \
         "; no single chunk's removal lowers it"

@@ -38,6 +38,18 @@ class _Model:
     no: list[int]
 
 
+def first_tokens(llm: Any, words: tuple[str, ...]) -> list[int]:
+    """The ids of the first token of each spelling of a label word (Yes, yes, YES)."""
+    return sorted({llm.tokenize(w.encode(), add_bos=False, special=False)[0] for w in words})
+
+
+def p_yes(logits: np.ndarray, yes: list[int], no: list[int]) -> float:
+    """P(Yes) against P(No) from next-token logits (0.5 when both underflow)."""
+    shifted = np.exp(logits - logits.max())
+    y, n = float(shifted[yes].sum()), float(shifted[no].sum())
+    return y / (y + n) if y + n > 0 else 0.5
+
+
 @dataclass
 class _Support:
     p_sup: float
@@ -114,9 +126,8 @@ class LlamaCppJudge(Judge):
                 )
                 if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
                     raise JudgeError(f"{self.model_path.name}: only ChatML-templated instruct models are supported as judges")
-                first = lambda w: llm.tokenize(w.encode(), add_bos=False, special=False)[0]  # noqa: E731
-                _LOADED[key] = _Model(llm, threading.Lock(), sorted({first(w) for w in prompts.READOUT_YES}),
-                                      sorted({first(w) for w in prompts.READOUT_NO}))
+                _LOADED[key] = _Model(llm, threading.Lock(), first_tokens(llm, prompts.READOUT_YES),
+                                      first_tokens(llm, prompts.READOUT_NO))
             loaded = _LOADED[key]
         self._lock, self._yes, self._no = loaded.lock, loaded.yes, loaded.no
         self._llm = loaded.llm
@@ -165,10 +176,7 @@ class LlamaCppJudge(Judge):
 
     def _p_yes(self, turns: list[tuple[str, str]], cost: Cost) -> float:
         """P(Yes) against P(No) for the next token: one forward pass, nothing generated."""
-        logits = self._eval(self._tokens(self._chatml(turns)), cost)
-        shifted = np.exp(logits - logits.max())
-        yes, no = float(shifted[self._yes].sum()), float(shifted[self._no].sum())
-        return yes / (yes + no) if yes + no > 0 else 0.5
+        return p_yes(self._eval(self._tokens(self._chatml(turns)), cost), self._yes, self._no)
 
     def _generate(self, tokens: list[int], grammar: str | None, max_tokens: int, cost: Cost) -> str:
         from llama_cpp import LlamaGrammar

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..detector import Detector, baseless_verdicts, check_input, sentence_report
+from ..detector import Detector, empty_context_report, sentence_inputs, sentence_report
 from ..judges.cache import JudgeCache, cache_key
 from ..judges.llama_cpp import closest_sentences
 from ..pipeline.decompose import is_refusal
-from ..pipeline.segment import segment_answer, segment_context
 from ..types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span
 from .probe import Readout, load_readout
 from .states import StateReader, States, chatml_question, document_prefix
@@ -98,18 +97,16 @@ class ReadoutDetector(Detector):
         cache = self._cache()
         found = [cache.get(k) for k in keys]
         missing = [i for i, f in enumerate(found) if f is None]
-        hidden = np.zeros((len(texts), reader.dim), dtype=np.float32)
-        p_yes = np.zeros(len(texts))
-        read = States(hidden=hidden, p_yes=p_yes, tokens_read=0, passes=0)
+        tokens_read = passes = 0
         if missing:
             read = reader.read(prefix, [reader.tokenize(chatml_question(texts[i])) for i in missing])
+            tokens_read, passes = read.tokens_read, read.passes
             for j, i in enumerate(missing):
                 found[i] = {"hidden": base64.b64encode(read.hidden[j].tobytes()).decode(), "p_yes": float(read.p_yes[j])}
                 cache.put(keys[i], found[i])
-        for i, f in enumerate(found):
-            hidden[i] = np.frombuffer(base64.b64decode(f["hidden"]), dtype=np.float32)
-            p_yes[i] = f["p_yes"]
-        return States(hidden=hidden, p_yes=p_yes, tokens_read=read.tokens_read, passes=read.passes), kept
+        hidden = np.stack([np.frombuffer(base64.b64decode(f["hidden"]), dtype=np.float32) for f in found])
+        p_yes = np.array([f["p_yes"] for f in found], dtype=np.float64)
+        return States(hidden=hidden, p_yes=p_yes, tokens_read=tokens_read, passes=passes), kept
 
     def _cache(self) -> JudgeCache:
         if self._judge_cache is None:
@@ -124,18 +121,13 @@ class ReadoutDetector(Detector):
         return self.readout.probs(states.hidden, states.p_yes)
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        check_input(context, answer, question, self.max_context_chars)
-        question = question.strip() or None if question else None
-        answer_sentences = segment_answer(answer)
-        context_sentences = segment_context(context)
-        base = {"answer": answer, "question": question, "answer_sentences": answer_sentences,
-                "context_sentences": context_sentences, "judge": self.name, "method": self.method}
+        question, answer_sentences, context_sentences, base = sentence_inputs(
+            self, context, answer, question, self.max_context_chars)
         claims = [s for s in answer_sentences if not is_refusal(s.text)]
         if not claims:
             return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)
         if not context_sentences:
-            note = "the context is empty: every sentence is baseless (NIC); no model was run"
-            return sentence_report(baseless_verdicts(claims), base, Cost(), [note], None)
+            return empty_context_report(claims, base)
         await asyncio.to_thread(self.prepare)
         started = time.perf_counter()
         states, kept = await asyncio.to_thread(self._states, context_sentences, question, [s.text for s in claims])
@@ -155,8 +147,7 @@ def _verdict(s: Sentence, p: np.ndarray, p_yes: float, threshold: float, context
     p_hall = 1.0 - float(p[0])
     label = Label.ENT if p_hall <= threshold else (Label.CON if p[1] >= p[2] else Label.NIC)
     cited = closest_sentences(s.text, context, k=2 if label == Label.ENT else 1) if label != Label.NIC else []
-    evidence = [Evidence(sentence_id=c.id, passage=c.passage, start=c.start, end=c.end, text=c.text, field=c.field)
-                for c in cited]
+    evidence = [Evidence.of(c) for c in cited]
     reason = (f"readout P(not ENT)={p_hall:.2f} {'>' if label != Label.ENT else '≤'} threshold {threshold:.2f} "
               f"(P(ENT)={p[0]:.2f} P(CON)={p[1]:.2f} P(NIC)={p[2]:.2f}; the judge's own P(Yes)={p_yes:.2f})")
     return ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=label,

@@ -37,7 +37,7 @@ from ..gasp.fit import choose_rows
 from ..pipeline.decompose import is_refusal
 from ..pipeline.segment import segment_answer, segment_context
 from ..training import synth
-from ..training.data import LABEL_ID, in_holdout, source_of
+from ..training.data import LABEL_ID, in_holdout, sentence_label, source_of
 from .probe import features, fit_linear, softmax
 from .states import StateReader, chatml_question, document_prefix
 
@@ -69,7 +69,7 @@ def documents(n_rows: int, n_records: int, data_dir: str | None, seed: int = 13)
         raise SystemExit("refusing RAGTruth test rows as training data")
     chosen = choose_rows(rows, n_rows, seed="readout")
     pool = [(r.id, s.text) for r in chosen for s in segment_answer(r.answer)
-            if not any(g.overlaps(s.start, s.end) for g in r.labels) and len(s.text) > 40]
+            if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
     docs: list[Document] = []
     for row in chosen:
         group = source_of(row.id)
@@ -79,8 +79,7 @@ def documents(n_rows: int, n_records: int, data_dir: str | None, seed: int = 13)
         for s in segment_answer(row.answer):
             if is_refusal(s.text):
                 continue
-            kinds = {g.kind for g in row.labels if g.overlaps(s.start, s.end)}
-            label = "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
+            label = sentence_label(s.start, s.end, row.labels)
             statements.append((s.text, LABEL_ID[label], "real"))
             if held or label != "ENT":
                 continue

@@ -24,6 +24,8 @@ import numpy as np
 
 from ..errors import InvalidInput, JudgeError
 from ..judges import prompts
+from ..judges.llama_cpp import first_tokens
+from ..judges.llama_cpp import p_yes as yes_probability
 from ..llama_shared import DirectLlama
 
 
@@ -70,8 +72,8 @@ class StateReader(DirectLlama):
         if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
             self._llm = None
             raise JudgeError(f"{self.model_path.name}: the readout needs a ChatML-templated instruct model")
-        self._yes = _first_tokens(llm, prompts.READOUT_YES)
-        self._no = _first_tokens(llm, prompts.READOUT_NO)
+        self._yes = first_tokens(llm, prompts.READOUT_YES)
+        self._no = first_tokens(llm, prompts.READOUT_NO)
         return llm
 
     @property
@@ -118,22 +120,11 @@ class StateReader(DirectLlama):
                 emb = llama_cpp.llama_get_embeddings_ith(llm._ctx.ctx, -1)
                 hidden[k] = np.ctypeslib.as_array(emb, shape=(d,))
                 logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(vocab,))
-                p_yes[k] = _p_yes(np.asarray(logits, dtype=np.float64), self._yes, self._no)
+                p_yes[k] = yes_probability(np.asarray(logits, dtype=np.float64), self._yes, self._no)
             llama_cpp.llama_set_embeddings(llm._ctx.ctx, False)
             llm.n_tokens = 0  # the high-level object must not believe its cache is still valid
         return States(hidden=hidden, p_yes=p_yes, tokens_read=len(prefix) + sum(map(len, questions)),
                       passes=1 + len(questions))
-
-
-def _first_tokens(llm: Any, words: tuple[str, ...]) -> list[int]:
-    ids = {llm.tokenize(w.encode(), add_bos=False, special=False)[0] for w in words}
-    return sorted(ids)
-
-
-def _p_yes(logits: np.ndarray, yes: list[int], no: list[int]) -> float:
-    shifted = np.exp(logits - logits.max())
-    y, n = float(shifted[yes].sum()), float(shifted[no].sum())
-    return y / (y + n) if y + n > 0 else 0.5
 
 
 def document_prefix(reader: StateReader, sentences: list, question: str | None,

@@ -83,7 +83,7 @@ def in_holdout(group: str, fraction: float) -> bool:
     return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < fraction
 
 
-def _sentence_label(start: int, end: int, labels) -> str:
+def sentence_label(start: int, end: int, labels) -> str:
     kinds = {g.kind for g in labels if g.overlaps(start, end)}
     return "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
 
@@ -97,7 +97,7 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
     if limit:
         rows = rows[:limit]
     supported_pool = [(r.id, s.text) for r in rows for s in segment_answer(r.answer)
-                      if _sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
+                      if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
     train: list[Pair] = []
     val: list[Pair] = []
     for row in rows:
@@ -108,7 +108,7 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
         for sent in segment_answer(row.answer):
             if is_refusal(sent.text):
                 continue
-            label = _sentence_label(sent.start, sent.end, row.labels)
+            label = sentence_label(sent.start, sent.end, row.labels)
             premise = build(sent.text, row.question)
             if premise is None:
                 continue
