@@ -118,3 +118,13 @@ def test_unsupported_phrase_is_the_part_the_premise_lacks():
     premise = "The museum opened in 1990 and has three floors."
     assert unsupported_phrase("The museum opened in 1990 and has a rooftop garden.", premise) == "rooftop garden"
     assert unsupported_phrase("The museum opened in 1990.", premise) is None
+
+
+def test_contradicted_or_baseless_follows_coverage_as_much_as_the_encoder():
+    from rt4chart_plugins.judges.encoder import conflict_share
+
+    # the premise has every word of the claim: it speaks of the same thing, differently
+    assert conflict_share(p_con=0.2, p_nic=0.8, coverage=1.0) > 0.5
+    # the premise has almost none of them: new material, even if the encoder leans CON
+    assert conflict_share(p_con=0.6, p_nic=0.4, coverage=0.1) < 0.5
+    assert conflict_share(p_con=0.0, p_nic=0.0, coverage=0.5) == 0.5

@@ -51,6 +51,20 @@ def support(p_ent: float, coverage: float, fact_flag: bool, combine: dict[str, f
     return (p_ent + a * coverage + b * (0.0 if fact_flag else 1.0)) / (1.0 + a + b)
 
 
+def conflict_share(p_con: float, p_nic: float, coverage: float) -> float:
+    """How much of a claim's unsupported mass is contradiction (CON) rather than absence (NIC):
+    the mean of the encoder's own CON share and the premise's coverage of the claim's words.
+
+    Coverage carries the distinction on real data: a claim whose words the premise mostly has is
+    about something the context states, differently; one whose words it lacks adds new material.
+    On the 228 unfaithful RAGTruth train sentences (coverage depends on no trained weight, so all
+    of them count) coverage ranks CON above NIC with AUC 0.76. The encoder's share does so with
+    AUC 0.81 on the 44 held-out ones, where its older rule (its share, plus a missing number or
+    name) reached a balanced accuracy of 0.66 and the mean reaches 0.71."""
+    share = p_con / (p_con + p_nic) if p_con + p_nic > 0 else 0.5
+    return (share + coverage) / 2
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as f:

@@ -21,11 +21,11 @@ from typing import Any
 from ..types import Cost, Judgement, Label, Sentence
 from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
-from .encoder import MODEL_FILE, TOKENIZER_FILE, Manifest, encode, load_manifest, load_tokenizer, support, token_counter
+from .encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, conflict_share, encode, load_manifest, load_tokenizer,
+                      support, token_counter)
 from .premise import Premises, coverage, words
 
 _WORD_SPAN = re.compile(r"[A-Za-z0-9]+(?:[.:,'’][A-Za-z0-9]+)*")
-CONFLICT_COVERAGE = 0.6  # a claim this well covered whose number or name the premise lacks is CON
 
 
 @dataclass
@@ -142,13 +142,10 @@ class TrainedJudge(Judge):
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
             p_ent = support(enc_ent, cover, bool(missing), manifest.combine)
-            # the rest of the mass is split as the encoder splits it between CON and NIC
-            share = enc_con / (enc_con + enc_nic) if enc_con + enc_nic > 0 else 0.5
+            # the rest of the mass: contradiction when the premise speaks of what the claim says
+            share = conflict_share(enc_con, enc_nic, cover)
             p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
-            label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con > p_nic else Label.NIC
-            if label == Label.NIC and missing and cover >= CONFLICT_COVERAGE:
-                # the premise states this fact, with another number or name: a contradiction
-                label, p_con, p_nic = Label.CON, max(p_con, p_nic), min(p_con, p_nic)
+            label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
             scores = premise.scores
             ranked = sorted(premise.chosen, key=lambda i: -scores[i])
             if label == Label.ENT:
@@ -163,7 +160,9 @@ class TrainedJudge(Judge):
                 phrase=unsupported_phrase(claim.text, premise.text) if label != Label.ENT and request.want_phrase else None,
                 reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
-                        + (f", premise lacks {', '.join(missing)}" if missing else "")),
+                        + (f", premise lacks {', '.join(missing)}" if missing else "")
+                        + (f"; {'CON' if label == Label.CON else 'NIC'}: the mean of the encoder's CON share and "
+                           f"the coverage is {share:.2f}" if label != Label.ENT else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             ))
         return out

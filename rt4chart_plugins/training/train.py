@@ -201,13 +201,18 @@ def evaluate(pairs: list[data.Pair], probs: list[list[float]], combine: dict[str
         if (precise, f1) > (best["precise"], best["f1"]):
             best = {"threshold": t, "f1": round(f1, 3), "precision": round(tp / (tp + fp), 3) if tp + fp else 0.0,
                     "recall": round(tp / (tp + fn), 3) if tp + fn else 0.0, "precise": precise}
-    typed = [(p.label, pr) for p, pr in zip(pairs, probs) if p.label in (1, 2)]
-    con_nic = sum((pr[1] > pr[2]) == (lab == 1) for lab, pr in typed) / len(typed) if typed else None
+    # contradicted vs baseless among the unfaithful pairs, as the judge decides it; balanced,
+    # because NIC outnumbers CON about 3 to 1 and "always NIC" would score 0.75 in plain accuracy
+    typed = [(p.label == 1, encoder.conflict_share(pr[1], pr[2], coverage(p.claim, p.premise)) >= 0.5)
+             for p, pr in zip(pairs, probs) if p.label in (1, 2)]
+    recalls = [sum(g == c for g, c in typed if g == kind) / n
+               for kind in (True, False) if (n := sum(g == kind for g, _ in typed))]
+    con_nic = sum(recalls) / len(recalls) if recalls else None
     return {
         "combine": combine,
         "pairs": len(pairs), "rows": len(rows), "unfaithful_pairs": sum(unfaithful),
         "sentence_auc": auc(p_not_ent, unfaithful), "answer_auc": auc(row_score, row_gold),
-        "answer_best": best, "con_vs_nic_accuracy": con_nic,
+        "answer_best": best, "con_vs_nic_balanced_accuracy": con_nic,
     }
 
 
@@ -219,14 +224,14 @@ def fit_combination(pairs: list[data.Pair], probs: list[list[float]]) -> dict:
 
 
 def _table(results: dict[str, dict]) -> str:
-    lines = ["| model | sentence AUC | answer AUC | F1 (P / R) at the fitted support threshold | CON vs NIC acc |",
+    lines = ["| model | sentence AUC | answer AUC | F1 (P / R) at the fitted support threshold | CON vs NIC balanced acc |",
              "|---|---|---|---|---|"]
     for name, r in results.items():
         b = r["answer_best"]
         fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
         lines.append(f"| {name} | {fmt(r['sentence_auc'])} | {fmt(r['answer_auc'])} | "
                      f"{b['f1']:.3f} ({b.get('precision', 0):.3f} / {b.get('recall', 0):.3f}) at {b['threshold']:.2f} | "
-                     f"{fmt(r['con_vs_nic_accuracy'])} |")
+                     f"{fmt(r['con_vs_nic_balanced_accuracy'])} |")
     return "\n".join(lines)
 
 
