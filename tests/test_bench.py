@@ -106,6 +106,31 @@ def test_evaluate_ragtruth_scores_unjudged_rows_as_not_flagged_and_builds_the_co
     assert s["cost"]["n"] == 3
 
 
+def test_bootstrap_intervals_bracket_the_value_and_shrink_to_a_point_for_a_perfect_system():
+    from rt4chart_plugins.bench.intervals import con_nic_balanced
+
+    rows = [_row(f"r{i}", "x" * 10, [GoldSpan(0, 5, "Evident Conflict" if i % 3 else "Subtle Baseless Info")] if i % 2 else [])
+            for i in range(40)]
+    perfect = {r.id: _pred([[0, 5]] if r.labels else [], [{"label": "CON" if r.labels[0].kind == "conflict" else "NIC",
+                                                             "span": [0, 5]}] if r.labels else [],
+                           hallucinated=bool(r.labels), score=1.0 if r.labels else 0.0) for r in rows}
+    o = metrics.evaluate_ragtruth(rows, perfect)["overall"]
+    assert o["intervals"]["f1"] == [1.0, 1.0] and o["intervals"]["auc"] == [1.0, 1.0]
+    assert o["intervals"]["span_f1"] == [1.0, 1.0]
+    assert o["con_nic_balanced"] == 1.0 and o["intervals"]["con_nic"] == [1.0, 1.0]
+
+    # a noisy system: every third answer is missed, and every flagged span called CON
+    noisy = {r.id: _pred([[0, 5]] if r.labels and i % 3 else [], [{"label": "CON", "span": [0, 5]}] if r.labels else [],
+                         hallucinated=bool(r.labels) and bool(i % 3), score=(0.6 if r.labels else 0.4) if i % 3 else 0.5)
+             for i, r in enumerate(rows)}
+    o = metrics.evaluate_ragtruth(rows, noisy)["overall"]
+    for key, value in (("f1", o["answer"]["f1"]), ("auc", o["auc"]), ("span_f1", o["span"]["f1"])):
+        low, high = o["intervals"][key]
+        assert low <= value <= high and low < high, key
+    assert con_nic_balanced(5, 5, 0, 7) == 0.5  # always CON: chance, whatever the mix
+    assert con_nic_balanced(3, 3, 0, 0) is None
+
+
 def test_sentence_auc_and_gasp_records():
     from rt4chart_plugins.bench.runner import record
     from rt4chart_plugins.types import ClaimVerdict, Grounding, Label, Report, Span

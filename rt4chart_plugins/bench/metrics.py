@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .datasets import RagTruthRow, WiceRow
+from .intervals import bootstrap, con_nic_balanced
 
 NOT_FLAGGED: dict = {"ok": False, "hallucinated": False, "score": 0.0, "claim_score": None, "spans": [],
                      "phrase_spans": [], "claims": [], "label": None}
@@ -93,19 +94,35 @@ def _pred(preds: dict[str, dict], row_id: str) -> dict:
     return rec if rec is not None and rec.get("ok") else NOT_FLAGGED
 
 
-def confusion(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict[str, dict[str, int]]:
-    """For each gold span, typed conflict or baseless, the label of the claims whose answer
+def span_labels(row: RagTruthRow, rec: dict) -> list[tuple[str, str]]:
+    """For each gold span, (its kind, conflict or baseless; the label of the claims whose answer
     sentence overlaps it: CON if any is CON, else NIC if any is NIC, else ENT; ``none`` when no
-    judged claim overlaps it (or the row could not be judged)."""
+    judged claim overlaps it or the row could not be judged)."""
+    out = []
+    for g in row.labels:
+        labels = {c["label"] for c in rec["claims"] if c.get("label") and c.get("span") and g.overlaps(*c["span"])}
+        out.append((g.kind, next((lab for lab in ("CON", "NIC", "ENT") if lab in labels), "none")))
+    return out
+
+
+def confusion(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict[str, dict[str, int]]:
+    """Gold span kind × the label of its overlapping claims (see :func:`span_labels`), counted."""
     out = {kind: {"CON": 0, "NIC": 0, "ENT": 0, "none": 0} for kind in ("conflict", "baseless")}
     for row in rows:
-        claims = _pred(preds, row.id)["claims"]
-        for g in row.labels:
-            labels = {c["label"] for c in claims
-                      if c.get("label") and c.get("span") and g.overlaps(*c["span"])}
-            got = next((lab for lab in ("CON", "NIC", "ENT") if lab in labels), "none")
-            out[g.kind][got] += 1
+        for kind, got in span_labels(row, _pred(preds, row.id)):
+            out[kind][got] += 1
     return out
+
+
+def typed_counts(row: RagTruthRow, rec: dict) -> tuple[int, int, int, int]:
+    """(Conflict spans called CON, Conflict spans flagged, Baseless spans called NIC, Baseless spans
+    flagged): the inputs of :func:`~rt4chart_plugins.bench.intervals.con_nic_balanced`."""
+    pairs = span_labels(row, rec)
+    flagged = [(k, got) for k, got in pairs if got in ("CON", "NIC")]
+    return (sum(1 for k, got in flagged if k == "conflict" and got == "CON"),
+            sum(1 for k, _ in flagged if k == "conflict"),
+            sum(1 for k, got in flagged if k == "baseless" and got == "NIC"),
+            sum(1 for k, _ in flagged if k == "baseless"))
 
 
 def cost_stats(records: Sequence[dict]) -> dict:
@@ -140,6 +157,8 @@ def _ragtruth_block(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict
     p = [_pred(preds, r.id) for r in rows]
     gold = [r.hallucinated for r in rows]
     claim_scores = [x.get("claim_score") for x in p]
+    per_row_spans = [span_counts(r.labels, x["spans"]) for r, x in zip(rows, p)]
+    typed = [typed_counts(r, x) for r, x in zip(rows, p)]
     return {
         "n": len(rows),
         "positives": sum(gold),
@@ -150,8 +169,10 @@ def _ragtruth_block(rows: Sequence[RagTruthRow], preds: dict[str, dict]) -> dict
         "auc_claim": auc([float(s) for s in claim_scores], gold)
         if all(s is not None for s in claim_scores) else None,
         "auc_sentence": sentence_auc(rows, preds),
-        "span": span_level((r.labels, x["spans"]) for r, x in zip(rows, p)),
+        "span": prf(*(int(sum(c[i] for c in per_row_spans)) for i in range(3))),
         "phrase_span": span_level((r.labels, x["phrase_spans"]) for r, x in zip(rows, p)),
+        "con_nic_balanced": con_nic_balanced(*(sum(t[i] for t in typed) for i in range(4))),
+        "intervals": bootstrap(rows, p, per_row_spans, typed),
     }
 
 

@@ -18,6 +18,12 @@ def _table(header: list[str], rows: list[list[object]]) -> list[str]:
     return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
 
 
+def _ci(value: float | None, block: dict, key: str) -> str:
+    """``0.646 [0.55, 0.73]``: the value and its bootstrap interval, where there is one."""
+    interval = (block.get("intervals") or {}).get(key)
+    return _f(value) + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if value is not None and interval else "")
+
+
 COST_HEADER = ["s median", "s p90", "calls/row", "naive calls/row", "tokens/row", "peak MB"]
 
 
@@ -46,6 +52,14 @@ def ragtruth_markdown(summary: dict) -> str:
         [[name, task, b["n"], b["positives"], *(_f(b["answer"][k]) for k in ("precision", "recall", "f1")),
           _f(b["auc"]), _f(b.get("auc_sentence")), *(_f(b["span"][k]) for k in ("precision", "recall", "f1")), _f(b["phrase_span"]["f1"])]
          for name, m in systems.items() for task, b in m["by_task"].items()],
+    )
+    lines += ["", "With 95 % bootstrap intervals (the rows resampled 1,000 times). CON vs NIC: balanced accuracy "
+              "on the gold spans whose claim was flagged, chance 0.5:", ""]
+    lines += _table(
+        ["system", "task", "ans F1", "AUC", "span F1", "CON vs NIC"],
+        [[name, task, _ci(b["answer"]["f1"], b, "f1"), _ci(b["auc"], b, "auc"), _ci(b["span"]["f1"], b, "span_f1"),
+          _ci(b.get("con_nic_balanced"), b, "con_nic")]
+         for name, m in systems.items() for task, b in [("all", m["overall"]), *m["by_task"].items()]],
     )
     lines += ["", "Gold span type vs. the label of the overlapping claim(s):", ""]
     lines += _table(
