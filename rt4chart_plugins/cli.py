@@ -152,6 +152,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 2
     kwargs = _judge_kwargs(args)
     subset = args.subset if args.subset or args.dataset == "wice" else "test-150"
+    if subset == "all":  # every row (of --split, if given)
+        subset = None
     summary, table, stats = run_benchmark(
         dataset=args.dataset, subset=subset, split=args.split, limit=args.limit, data_dir=args.data_dir,
         systems=args.systems, judge=args.judge, judge_kwargs=kwargs,
@@ -213,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="benchmark RT4CHART systems on RAGTruth or WiCE")
     b.add_argument("--dataset", choices=["ragtruth", "wice"], default="ragtruth")
-    b.add_argument("--subset", help="test-150 | dev-60 | PATH to a file of ids (RAGTruth default: test-150; "
+    b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
                                     "WiCE default: all claims)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
     b.add_argument("--limit", type=int, help="only the first N selected rows")

@@ -308,6 +308,15 @@ def test_cli_bench_end_to_end_with_a_scripted_judge(tmp_path, monkeypatch, capsy
     assert cli.main(argv + ["--no-global"]) == 2
 
 
+def test_cli_bench_subset_all_reads_every_row_of_the_split(tmp_path, capsys):
+    data = _data_dir(tmp_path)
+    argv = ["bench", "--subset", "all", "--data-dir", str(data), "--systems", "flag-all", "--out", str(tmp_path / "r"), "-q"]
+    assert cli.main(argv) == 0
+    summary = json.loads((tmp_path / "r" / "ragtruth-all" / "summary.json").read_text())
+    assert summary["systems"]["flag-all"]["overall"]["n"] == len(_rows())
+    assert "| flag-all | all |" in capsys.readouterr().out
+
+
 def test_cli_bench_wice_with_a_scripted_judge(tmp_path, monkeypatch, capsys):
     judge = ScriptedJudge({"14 days": ("14 days", None)})
     monkeypatch.setattr(verifier_module, "make_judge", lambda *a, **k: judge)
