@@ -111,6 +111,30 @@ def test_no_claims_state(answer):
     assert report.score == 1.0 and not report.hallucinated
 
 
+def test_a_preamble_carries_no_claim_but_what_follows_its_colon_does():
+    answer = "Here is a summary of the article in 62 words or less:\n\nThe trial lasts 14 days."
+    report = verifier(decomposition="sentence").verify(context=CONTEXT, answer=answer)
+    assert [c.text for c in report.claims] == ["The trial lasts 14 days."]
+    assert "carry no claim" in " ".join(report.notes)
+    # a colon inside the sentence: the part after it is content, so the sentence stays a claim
+    report = verifier(decomposition="sentence").verify(context=CONTEXT, answer="Here is the price: 12 dollars.")
+    assert [c.text for c in report.claims] == ["Here is the price: 12 dollars."]
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("Sure! Here's my answer based on the given passages:", True),
+    ("Based on the provided passages, here are the steps to grow dahlias from bulbs:", True),
+    ("Here's the summary within 62 words:", True),
+    ("Based on the provided passages, the deduction can be claimed on Line 29.", False),
+    ("Here is the capital of France, Paris.", False),
+    ("The report is here.", False),
+])
+def test_preambles_are_recognised_and_claims_are_not(sentence, expected):
+    from rt4chart_plugins.pipeline.decompose import carries_no_claim
+
+    assert carries_no_claim(sentence) is expected
+
+
 def test_empty_context_makes_every_claim_baseless_without_asking_the_judge():
     judge = ScriptedJudge(RULES)
     report = Verifier(judge, decomposition="sentence").verify(context=["", "  "], answer="The trial lasts 14 days.")

@@ -22,14 +22,34 @@ REFUSAL = re.compile(
 )
 
 
+#: A preamble announces what follows ("Here is a summary of the article in 62 words:", "Based on
+#: the given passages, here are the steps to ...:"). It states nothing about the context, and a
+#: judge reading it as a claim finds its few words nowhere and flags it: on held-out RAGTruth train
+#: rows 7 of 27 preambles were flagged, and dropping them raised the answer AUC of summaries from
+#: 0.76 to 0.82. All 119 preambles of the 391 train answers are unannotated, i.e. faithful. Text
+#: after a colon is content ("Here is the address: 12 Elm St." is a claim) and is never dropped.
+PREAMBLE = re.compile(
+    r"^\W*(?:(?:sure|okay|ok|certainly|of course|absolutely)\b[!,.]?\s*)?"
+    r"(?:based on the (?:given|provided|above|following)?\s*(?:passages?|information|context|article|text|data|news)"
+    r"\b[^,:]*,\s*)?here(?:'s|’s| is| are)\b"
+    r"(?:[^:]*:\s*$|\s+(?:a|an|the|my)\s+(?:\w+\s+){0,2}(?:summary|answer|overview|response)\b[^:]*$)",
+    re.IGNORECASE,
+)
+
+
 def is_refusal(sentence: str) -> bool:
     return bool(REFUSAL.search(sentence)) and len(sentence.split()) <= 30
+
+
+def carries_no_claim(sentence: str) -> bool:
+    """A refusal or a preamble: nothing in it can be checked against the context."""
+    return is_refusal(sentence) or bool(PREAMBLE.search(sentence))
 
 
 async def decompose(
     sentences: list[Sentence], mode: str, judge: Judge | None, cost: Cost, notes: list[str]
 ) -> list[Claim]:
-    checkable = [s for s in sentences if not is_refusal(s.text)]
+    checkable = [s for s in sentences if not carries_no_claim(s.text)]
     skipped = len(sentences) - len(checkable)
     if skipped:
         notes.append(f"{skipped} answer sentence(s) are refusals or remarks and carry no claim")

@@ -106,6 +106,8 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
         build = PremiseBuilder([s.text for s in segment_context(row.context)], count, budget)
         names = synth.context_names(row.context)
         for sent in segment_answer(row.answer):
+            # refusals only: the shipped artifact was trained with preambles kept (ENT by gold),
+            # so skipping them too would change what this command rebuilds
             if is_refusal(sent.text):
                 continue
             label = sentence_label(sent.start, sent.end, row.labels)
