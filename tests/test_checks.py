@@ -18,3 +18,9 @@ def test_names_exclude_sentence_initial_and_common_words():
     assert names("Supports brain function.") == set()
     assert unsupported_facts("It was founded by Tim Cook.", "Apple was founded in 1976.") == ["cook", "tim"]
     assert unsupported_facts("Who founded it? Tim Cook.", "x", question="Did Tim Cook found it?") == []
+
+
+def test_the_plural_of_a_known_word_is_not_a_new_name():
+    hours = "hours.Monday: 11:0-22:0\nhours.Friday: 9:0-17:0"
+    assert unsupported_facts("It is open on Mondays and Fridays.", hours) == []
+    assert unsupported_facts("It also opens on Sundays.", hours) == ["sundays"]

@@ -82,8 +82,14 @@ def unsupported_facts(claim: str, context: str, question: str | None = None) -> 
     known_numbers = numbers(source)
     lowered = source.lower()
     missing = [_fmt(v) for v in sorted(numbers(claim, as_claim=True) - known_numbers) if v not in (0.0, 1.0)]
-    missing += sorted(n for n in names(claim) if n not in lowered)
+    missing += sorted(n for n in names(claim) if n not in lowered and not _plural_of_known(n, lowered))
     return missing
+
+
+def _plural_of_known(name: str, lowered_source: str) -> bool:
+    """"Mondays" against "hours.Monday", "Americans" against "American": the plural of a word the
+    source has is not a new name."""
+    return len(name) > 3 and name.endswith("s") and re.search(rf"\b{re.escape(name[:-1])}\b", lowered_source) is not None
 
 
 def _fmt(value: float) -> str:
