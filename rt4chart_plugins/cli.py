@@ -32,7 +32,8 @@ def _judge_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--judge", choices=["local", "trained", "openai"], default=None,
                    help="trained: the packaged cross-encoder verifier (offline, fast; the default); local: "
                         "the embedded offline LLM; openai: an OpenAI-compatible endpoint")
-    g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default")
+    g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default; "
+                                        "trained judge: an artifact directory (`rt4chart train-verifier --out DIR`)")
     g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
     g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
     g.add_argument("--model", dest="openai_model", help="openai judge: model name")
@@ -54,7 +55,7 @@ def _judge_kwargs(args: argparse.Namespace) -> dict:
         kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
                                          ("model", args.openai_model)) if v})
     elif args.judge == "trained":
-        return {}
+        return {"artifact_dir": args.model_path} if args.model_path else {}
     elif args.model_path:
         kwargs["model_path"] = args.model_path
     return kwargs

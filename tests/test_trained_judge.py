@@ -92,6 +92,19 @@ def test_missing_artifact_names_the_rebuild_command(tmp_path):
     assert report.state == "failed" and "train-verifier" in (report.error or "")
 
 
+def test_cli_reads_another_artifact_from_model_path(tmp_path, capsys):
+    from rt4chart_plugins import cli
+
+    shutil.copytree(encoder.ARTIFACT_DIR, tmp_path / "a")
+    (tmp_path / "ctx.txt").write_text(CONTEXT)
+    argv = ["verify", "--judge", "trained", "--context", str(tmp_path / "ctx.txt"), "--answer",
+            "The Riverside Library opened in 1962 on Elm Street.", "--format", "json"]
+    assert cli.main(argv + ["--model-path", str(tmp_path / "a")]) == 0
+    assert '"label": "ENT"' in capsys.readouterr().out
+    assert cli.main(argv + ["--model-path", str(tmp_path / "missing")]) != 0
+    assert "rt4chart train-verifier" in capsys.readouterr().err
+
+
 def test_premise_reads_the_matching_sentences_in_document_order():
     sentences = ["Cats sleep a lot.", "The bridge opened in 1932.", "Dogs bark.", "The bridge is 500 m long."]
     scores = Relevance(sentences).scores("The bridge opened in 1932 and is 500 m long.")
