@@ -131,6 +131,16 @@ def test_bootstrap_intervals_bracket_the_value_and_shrink_to_a_point_for_a_perfe
     assert con_nic_balanced(3, 3, 0, 0) is None
 
 
+def test_a_refusal_scores_zero_and_keeps_claim_and_sentence_auc_defined():
+    from rt4chart_plugins.bench.runner import record
+
+    report = Verifier(ScriptedJudge(RULES), decomposition="sentence").verify(
+        context="The trial lasts 14 days.", answer="I cannot answer this question based on the passages.")
+    rec = record("x", report)
+    assert report.state == "no_claims"
+    assert rec["claim_score"] == 0.0 and rec["sentence_scores"] == [] and rec["score"] == 0.0
+
+
 def test_sentence_auc_and_gasp_records():
     from rt4chart_plugins.bench.runner import record
     from rt4chart_plugins.types import ClaimVerdict, Grounding, Label, Report, Span

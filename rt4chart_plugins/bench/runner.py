@@ -37,6 +37,8 @@ def record(row_id: str, report: Report) -> dict:
     ok = report.state != "failed"
     probs = [c.probs.get(Label.ENT) for c in report.claims if c.judged and c.probs]
     claim_score = max((1.0 - p for p in probs if p is not None), default=None) if probs else None
+    if report.state == "no_claims":  # a refusal or an empty answer: nothing in it is unsupported
+        claim_score = 0.0
     claims = [{
         "id": c.id, "text": c.text, "label": c.label.value if c.label else None, "judged": c.judged,
         "span": _pair(c.answer_span), "phrase_span": _pair(c.phrase_span),
@@ -71,7 +73,10 @@ def record(row_id: str, report: Report) -> dict:
 def sentence_scores(report: Report) -> list[list[float]] | None:
     """``[start, end, score]`` per answer sentence that got a continuous score (higher = more
     likely hallucinated): GASP's risk, or 1 - P(ENT) of the sentence's least supported claim
-    when the judge gives probabilities. None when the detector gives no such score."""
+    when the judge gives probabilities. None when the detector gives no such score; empty when
+    the answer has no claim (a refusal), so that it neither counts nor hides the others."""
+    if report.state == "no_claims":
+        return []
     by_span: dict[tuple[int, int], float] = {}
     for c in report.claims:
         if c.answer_span is None or not c.judged:
