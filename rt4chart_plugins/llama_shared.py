@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import os
 import threading
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from .errors import MissingExtra
 
 _LOADED: dict[tuple, tuple[Any, threading.Lock]] = {}
+
+
+def fitted_artifact_path(kind: str, model: str, directory: str | Path | None = None) -> Path:
+    """Where the file fitted for one model lives: ``<directory>/<model>.json`` when a directory is
+    given (a refit), else the packaged ``artifacts/<kind>/<model>.json`` (GASP's calibrations,
+    the hidden-state readouts)."""
+    if directory is not None:
+        return Path(directory) / f"{model}.json"
+    return Path(str(resources.files(f"rt4chart_plugins.artifacts.{kind}").joinpath(f"{model}.json")))
 _LOAD_LOCK = threading.Lock()
 
 

@@ -10,16 +10,15 @@ maximises answer-level F1 on those train rows (an answer is flagged when any sen
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from ..errors import ModelNotAvailable
+from ..llama_shared import fitted_artifact_path
 from .features import FEATURES
 
-ARTIFACTS = "rt4chart_plugins.artifacts.gasp"
 
 
 class Calibration(BaseModel):
@@ -34,9 +33,7 @@ class Calibration(BaseModel):
 
 
 def calibration_path(model: str, directory: str | Path | None = None) -> Path:
-    if directory is not None:
-        return Path(directory) / f"{model}.json"
-    return Path(str(resources.files(ARTIFACTS).joinpath(f"{model}.json")))
+    return fitted_artifact_path("gasp", model, directory)
 
 
 def load_calibration(model: str, directory: str | Path | None = None) -> Calibration:

@@ -16,15 +16,14 @@ threshold on P(not ENT) and a sha256 of all of those numbers, checked on load.
 from __future__ import annotations
 
 import hashlib
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from ..errors import ModelNotAvailable
+from ..llama_shared import fitted_artifact_path
 
-ARTIFACTS = "rt4chart_plugins.artifacts.readout"
 _EPS = 1e-6
 
 
@@ -115,9 +114,7 @@ def fit_linear(x: np.ndarray, y: np.ndarray, components: int, l2: float
 
 
 def readout_path(model: str, directory: str | Path | None = None) -> Path:
-    if directory is not None:
-        return Path(directory) / f"{model}.json"
-    return Path(str(resources.files(ARTIFACTS).joinpath(f"{model}.json")))
+    return fitted_artifact_path("readout", model, directory)
 
 
 def load_readout(model: str, directory: str | Path | None = None) -> Readout:
