@@ -123,6 +123,8 @@ class ReadoutDetector(Detector):
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
         question, answer_sentences, context_sentences, base = sentence_inputs(
             self, context, answer, question, self.max_context_chars)
+        # refusals only, as its fit skipped (readout/fit.py): preambles stay statements, so that the
+        # readout's measured numbers (docs/trained-verifier.md) stay reproducible
         claims = [s for s in answer_sentences if not is_refusal(s.text)]
         if not claims:
             return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)

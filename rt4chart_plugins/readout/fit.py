@@ -37,7 +37,7 @@ from ..gasp.fit import choose_rows
 from ..pipeline.decompose import is_refusal
 from ..pipeline.segment import segment_answer, segment_context
 from ..training import synth
-from ..training.data import LABEL_ID, in_holdout, sentence_label, source_of
+from ..training.data import LABEL_ID, in_holdout, sentence_label, source_of, supported_sentences
 from .probe import features, fit_linear, softmax
 from .states import StateReader, chatml_question, document_prefix
 
@@ -68,8 +68,7 @@ def documents(n_rows: int, n_records: int, data_dir: str | None, seed: int = 13)
     if any(r.split != "train" for r in rows):  # pragma: no cover - load_ragtruth filters already
         raise SystemExit("refusing RAGTruth test rows as training data")
     chosen = choose_rows(rows, n_rows, seed="readout")
-    pool = [(r.id, s.text) for r in chosen for s in segment_answer(r.answer)
-            if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
+    pool = supported_sentences(chosen)
     docs: list[Document] = []
     for row in chosen:
         group = source_of(row.id)

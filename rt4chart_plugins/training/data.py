@@ -88,6 +88,13 @@ def sentence_label(start: int, end: int, labels) -> str:
     return "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
 
 
+def supported_sentences(rows) -> list[tuple[str, str]]:
+    """(row id, sentence) for every faithful answer sentence longer than 40 characters: the pool
+    that "a sentence from another document" (→ NIC) is drawn from."""
+    return [(r.id, s.text) for r in rows for s in segment_answer(r.answer)
+            if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
+
+
 def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float,
                    rng: random.Random, augment: bool, limit: int | None = None) -> tuple[list[Pair], list[Pair]]:
     """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only."""
@@ -96,8 +103,7 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
         raise InvalidInput("refusing RAGTruth test rows as training data")
     if limit:
         rows = rows[:limit]
-    supported_pool = [(r.id, s.text) for r in rows for s in segment_answer(r.answer)
-                      if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
+    supported_pool = supported_sentences(rows)
     train: list[Pair] = []
     val: list[Pair] = []
     for row in rows:
