@@ -128,8 +128,14 @@ def test_a_preamble_carries_no_claim_but_what_follows_its_colon_does():
     ("Based on the provided passages, the deduction can be claimed on Line 29.", False),
     ("Here is the capital of France, Paris.", False),
     ("The report is here.", False),
+    ("I hope this helps!", True),
+    ("Let me know if you have any further questions or if there's anything else I can help with.", True),
+    ("If you have any other questions, feel free to ask!", True),
+    ("I hope the new treatment helps patients recover faster, the doctor said.", False),
+    ("Let me know if the store in Reno opens at 9 AM, she told the manager, who said it opens at 10 AM "
+     "on weekdays and at 11 AM on Sundays, and that it closes at 8 PM every day except public holidays.", False),
 ])
-def test_preambles_are_recognised_and_claims_are_not(sentence, expected):
+def test_preambles_and_closings_are_recognised_and_claims_are_not(sentence, expected):
     from rt4chart_plugins.pipeline.decompose import carries_no_claim
 
     assert carries_no_claim(sentence) is expected

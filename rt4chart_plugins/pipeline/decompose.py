@@ -37,13 +37,28 @@ PREAMBLE = re.compile(
 )
 
 
+#: A closing courtesy ("I hope this helps!", "Let me know if you have any further questions.")
+#: offers help; it says nothing about the context. All 9 of the 391 RAGTruth train answers' closings
+#: are unannotated, and the verifier scored "I hope this helps!" just under its threshold, which
+#: flagged a faithful answer. Short sentences only, so that content never goes unchecked.
+CLOSING = re.compile(
+    r"^\W*(?:I hope (?:this|that|these|the above|my (?:answer|response))\b.*\b(?:helps?|helpful|useful|clarif\w*|answers?)\b"
+    r"|(?:please\s+)?let me know if (?:you|there)\b"
+    r"|(?:please\s+)?feel free to (?:ask|reach out|contact)\b"
+    r"|if you have any (?:other |further |more |additional )?questions\b"
+    r"|is there anything else\b)",
+    re.IGNORECASE,
+)
+
+
 def is_refusal(sentence: str) -> bool:
     return bool(REFUSAL.search(sentence)) and len(sentence.split()) <= 30
 
 
 def carries_no_claim(sentence: str) -> bool:
-    """A refusal or a preamble: nothing in it can be checked against the context."""
-    return is_refusal(sentence) or bool(PREAMBLE.search(sentence))
+    """A refusal, a preamble or a closing courtesy: nothing in it can be checked against the context."""
+    return (is_refusal(sentence) or bool(PREAMBLE.search(sentence))
+            or (bool(CLOSING.search(sentence)) and len(sentence.split()) <= 25))
 
 
 async def decompose(
