@@ -71,3 +71,38 @@ def test_generated_records_are_reproducible_and_labelled():
     claims = synth.verbalize(a, random.Random(7))
     assert {label for _, label in claims} == {"ENT", "CON", "NIC"}
     assert any(a["name"] in text and label == "ENT" for text, label in claims)
+
+
+def test_clause_edits_append_a_baseless_clause_or_a_supported_one():
+    rng = random.Random(5)
+    assert synth.extend("The museum opened in 1998.", "which draws many tourists") == \
+        "The museum opened in 1998, which draws many tourists."
+    # the part after the last comma when it is a clause of its own, else the sentence behind a connector
+    assert synth.clause_of("Officials said on Monday, the bridge will reopen next spring.", rng) == \
+        "the bridge will reopen next spring"
+    joined = synth.clause_of("The company grew fast.", rng)
+    assert joined.endswith("the company grew fast") and joined.split()[0] in {"and", "which", "while", "as", "because"}
+    assert synth.clause_of("NASA delayed the launch.", rng).endswith("NASA delayed the launch")
+
+    context = "The museum opened in 1998. It has a large collection of Roman coins."
+    count = lambda texts: [len(t) // 4 + 1 for t in texts]  # noqa: E731
+    build = data.PremiseBuilder([context.split(". ")[0] + ".", context.split(". ")[1]], count, 100)
+    pairs = list(data._clauses("The museum opened in 1998.", None, build, ["Prices rose by 5 percent in May."],
+                               ["It has a large collection of Roman coins."], "row-1", random.Random(0)))
+    by_label = {p.label: p.claim for p in pairs}
+    assert set(by_label) == {0, 2}  # one NIC edit, one ENT join
+    assert by_label[2].startswith("The museum opened in 1998, ") and by_label[2] != "The museum opened in 1998."
+    assert "roman coins" in by_label[0].lower()
+    assert all(p.source == "ragtruth-clause" for p in pairs)
+
+
+@pytest.mark.skipif(_data_dir() is None, reason="needs ../shared/data")
+def test_clause_edits_are_off_by_default_and_leave_other_pairs_alone():
+    count = lambda texts: [len(t) // 4 + 1 for t in texts]  # noqa: E731
+    kwargs = dict(data_dir=None, holdout=0.2, augment=True, limit=30)
+    plain, _ = data.ragtruth_pairs(count, 100, rng=random.Random(0), **kwargs)
+    again, _ = data.ragtruth_pairs(count, 100, rng=random.Random(0), clause_rate=0.0, **kwargs)
+    assert [p.claim for p in plain] == [p.claim for p in again]  # the shipped build is unchanged
+    with_clauses, _ = data.ragtruth_pairs(count, 100, rng=random.Random(0), clause_rate=1.0, **kwargs)
+    clause = [p for p in with_clauses if p.source == "ragtruth-clause"]
+    assert {p.label for p in clause} == {0, 2}

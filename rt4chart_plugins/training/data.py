@@ -96,14 +96,18 @@ def supported_sentences(rows) -> list[tuple[str, str]]:
 
 
 def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float,
-                   rng: random.Random, augment: bool, limit: int | None = None) -> tuple[list[Pair], list[Pair]]:
-    """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only."""
+                   rng: random.Random, augment: bool, limit: int | None = None,
+                   clause_rate: float = 0.0) -> tuple[list[Pair], list[Pair]]:
+    """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only.
+    ``clause_rate``: the share of supported sentences that also yield clause edits (:func:`_clauses`)."""
     rows = load_ragtruth(resolve_data_dir(data_dir), split="train")
     if any(r.split != "train" for r in rows):  # pragma: no cover - load_ragtruth filters already
         raise InvalidInput("refusing RAGTruth test rows as training data")
     if limit:
         rows = rows[:limit]
     supported_pool = supported_sentences(rows)
+    # trailing clauses come from training sources only, so no held-out sentence is read
+    tails = [text for rid, text in supported_pool if not in_holdout(source_of(rid), holdout)]
     train: list[Pair] = []
     val: list[Pair] = []
     for row in rows:
@@ -125,7 +129,28 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
             if held or not augment or label != "ENT":
                 continue
             train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng))
+            if clause_rate and rng.random() < clause_rate:
+                siblings = [t for rid, t in supported_pool if rid == row.id and t != sent.text]
+                train.extend(_clauses(sent.text, row.question, build, tails, siblings, row.id, rng))
     return train, val
+
+
+def _clauses(text: str, question: str | None, build: PremiseBuilder, tails: list[str], siblings: list[str],
+             row_id: str, rng: random.Random) -> Iterator[Pair]:
+    """Clause edits of a supported sentence. With a baseless trailing clause (a generic
+    elaboration, or a clause of another source's sentence) it is NIC; joined with another supported
+    sentence of the same answer it stays ENT, so that length or a second clause alone means nothing."""
+    if rng.random() < 0.5 or not tails:
+        tail = rng.choice(synth.ELABORATIONS)
+    else:
+        tail = synth.clause_of(rng.choice(tails), rng)
+    extended = synth.extend(text, tail)
+    if premise := build(extended, question):
+        yield Pair(claim=extended, premise=premise, label=2, source="ragtruth-clause", group=row_id)
+    if siblings:
+        joined = synth.extend(text, synth.clause_of(rng.choice(siblings), rng))
+        if premise := build(joined, question):
+            yield Pair(claim=joined, premise=premise, label=0, source="ragtruth-clause", group=row_id)
 
 
 def _augment(text: str, question: str | None, build: PremiseBuilder, names: list[str],

@@ -96,6 +96,63 @@ def contradict(text: str, context_names: list[str], rng: random.Random) -> str |
     return None
 
 
+#: Trailing elaborations of the kind a generator appends to a faithful sentence. None of them is
+#: about anything a particular context states, so "faithful sentence + one of these" is baseless
+#: (NIC); half of the unfaithful sentences the verifier missed on held-out train rows had this form.
+ELABORATIONS = [
+    "which can help reduce the risk of heart disease and stroke",
+    "which makes it a popular destination for tourists",
+    "making it an ideal choice for families with young children",
+    "which is considered one of the best in the region",
+    "as recommended by most health experts",
+    "which has been widely praised by critics",
+    "and the results are usually visible within a few weeks",
+    "which is why it remains so popular today",
+    "a decision that was welcomed by local residents",
+    "and it is expected to be completed by the end of the year",
+    "which led to a significant increase in sales",
+    "although experts warn that the long-term effects are still unknown",
+    "and this is the most common cause of the condition",
+    "which is a great way to save money",
+    "according to a recent survey",
+    "and the company plans to expand to other countries",
+    "which can take up to several months",
+    "as part of a broader effort to improve public safety",
+    "and is known for its friendly and welcoming atmosphere",
+    "which is also rich in vitamins and antioxidants",
+    "and it is the oldest of its kind in the country",
+    "prompting calls for a full investigation",
+    "which is the main reason for its success",
+    "and many customers return for the excellent service",
+    "so it is best to consult a doctor before starting",
+    "and the police are still searching for the suspect",
+    "which usually costs between 50 and 100 dollars",
+    "after years of declining sales",
+    "which was first introduced in the early 1990s",
+    "and it has won several international awards",
+]
+_CONNECTORS = ["and", "which means that", "while", "as", "because"]
+
+
+def extend(text: str, tail: str) -> str:
+    """``text`` with ``tail`` appended as a trailing clause (", tail.")."""
+    body = text.rstrip().rstrip(".!?;:,")
+    return f"{body}, {tail.strip().rstrip('.!?')}."
+
+
+def clause_of(sentence: str, rng: random.Random) -> str:
+    """A trailing clause made of another sentence: its part after the last comma when that part
+    has four words or more, else the whole sentence, joined by a connector."""
+    body = sentence.strip().rstrip(".!?")
+    parts = [p.strip() for p in body.split(",")]
+    if len(parts) > 1 and len(parts[-1].split()) >= 4:
+        return parts[-1]
+    first, rest = body[:1], body[1:]
+    if not (len(body) > 1 and body.split()[0].isupper()):  # "NASA said" keeps its capital
+        first = first.lower()
+    return f"{rng.choice(_CONNECTORS)} {first}{rest}"
+
+
 def context_names(text: str) -> list[str]:
     return sorted({m.group(1) for m in _CAPITAL.finditer(text)} - set(_DAYS) - set(_MONTHS))
 

@@ -53,6 +53,7 @@ class TrainConfig(BaseModel):
     halueval_summary: int = 400
     records: int = 400
     per_record: int = 10
+    clause_edits: float = 0.0  # share of supported RAGTruth sentences that also get clause edits
     max_pairs: int | None = None  # a tiny slice (tests): cap the training pairs
     quantize: bool = True
 
@@ -71,7 +72,8 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
     val: list[data.Pair] = []
     if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
         train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
-                                         augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit)
+                                         augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
+                                         clause_rate=cfg.clause_edits if "ragtruth-aug" in cfg.sources else 0.0)
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
     if "halueval" in cfg.sources:
