@@ -9,8 +9,9 @@ import pytest
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.judges import encoder
+from rt4chart_plugins.judges.localize import unsupported_phrase
 from rt4chart_plugins.judges.premise import Relevance, select
-from rt4chart_plugins.judges.trained import TrainedJudge, unsupported_phrase
+from rt4chart_plugins.judges.trained import TrainedJudge
 from rt4chart_plugins.types import Label
 
 CONTEXT = (
@@ -131,6 +132,21 @@ def test_unsupported_phrase_is_the_part_the_premise_lacks():
     premise = "The museum opened in 1990 and has three floors."
     assert unsupported_phrase("The museum opened in 1990 and has a rooftop garden.", premise) == "rooftop garden"
     assert unsupported_phrase("The museum opened in 1990.", premise) is None
+
+
+def test_clauses_split_where_a_trailing_clause_can_be_baseless():
+    from rt4chart_plugins.judges.localize import clause_spans, weakest_clauses
+
+    text = "In 2010, the company moved to Austin and hired 200 new workers, which doubled its staff."
+    spans = clause_spans(text)
+    # "In 2010," is too short to stand alone; separators open the clause that follows them
+    assert [text[a:b] for a, b in spans] == ["In 2010, the company moved to Austin", "and hired 200 new workers",
+                                             "which doubled its staff"]
+    assert weakest_clauses(text, spans, [0.9, 0.8, 0.2], 0.6) == "which doubled its staff"
+    assert weakest_clauses(text, spans, [0.3, 0.8, 0.2], 0.6) == text[: spans[2][1]]  # first to last low clause
+    assert weakest_clauses(text, spans, [0.3, 0.3, 0.2], 0.6) is None  # all low: the sentence is the span
+    assert weakest_clauses(text, spans, [0.9, 0.9, 0.9], 0.6) is None
+    assert clause_spans("Second, you can drink chamomile tea.") == [(0, 35)]
 
 
 def test_contradicted_or_baseless_follows_coverage_as_much_as_the_encoder():

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +22,8 @@ from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
 from .encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, conflict_share, encode, load_manifest, load_tokenizer,
                       support, token_counter)
-from .premise import Premises, coverage, words
-
-_WORD_SPAN = re.compile(r"[A-Za-z0-9]+(?:[.:,'’][A-Za-z0-9]+)*")
-
+from .localize import clause_spans, unsupported_phrase, weakest_clauses
+from .premise import Premises, coverage
 
 @dataclass
 class _Loaded:
@@ -41,19 +38,6 @@ class _Loaded:
 
 _LOADED: dict[tuple[str, int], _Loaded] = {}
 _LOAD_LOCK = threading.Lock()
-
-
-def unsupported_phrase(claim: str, premise: str) -> str | None:
-    """The claim's stretch from its first to its last content word that the premise lacks; None
-    when every content word is there (the claim is wrong as a whole) or when it is most of it."""
-    known = set(words(premise))
-    spans = [m.span() for m in _WORD_SPAN.finditer(claim) if (w := words(m.group())) and w[0] not in known]
-    if not spans:
-        return None
-    start, end = spans[0][0], spans[-1][1]
-    if end - start > 0.7 * len(claim.strip()):
-        return None
-    return claim[start:end]
 
 
 class TrainedJudge(Judge):
@@ -117,8 +101,6 @@ class TrainedJudge(Judge):
         return await asyncio.to_thread(self._verify_sync, request, cost)
 
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
-        import numpy as np
-
         loaded = self._load()
         manifest = loaded.manifest
         texts = [s.text for s in request.sentences]
@@ -126,16 +108,7 @@ class TrainedJudge(Judge):
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
         premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget)
         picked = [premises.pick(c.text, request.question) for c in request.claims]
-        probs: list[list[float]] = []
-        for i in range(0, len(picked), self.batch_size):
-            claims = [c.text for c in request.claims[i : i + self.batch_size]]
-            batch = encode(loaded.tokenizer, claims, [p.text for p in picked[i : i + self.batch_size]])
-            with loaded.lock:
-                logits = loaded.session.run(["logits"], batch)[0]
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            probs.extend((e / e.sum(axis=1, keepdims=True)).tolist())
-            cost.judge_calls += 1
-            cost.prompt_tokens += int(batch["attention_mask"].sum())
+        probs = self._probs(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
         out = VerifyResult()
         for claim, p, premise in zip(request.claims, probs, picked):
             enc_ent, enc_con, enc_nic = p
@@ -157,7 +130,7 @@ class TrainedJudge(Judge):
             out.judgements.append(Judgement(
                 claim_id=claim.id, label=label,
                 evidence=[request.sentences[i].id for i in evidence],
-                phrase=unsupported_phrase(claim.text, premise.text) if label != Label.ENT and request.want_phrase else None,
+                phrase=None,
                 reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
@@ -165,4 +138,39 @@ class TrainedJudge(Judge):
                            f"the coverage is {share:.2f}" if label != Label.ENT else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             ))
+        if request.want_phrase:
+            self._localize(loaded, request, premises, picked, out, cost)
         return out
+
+    def _probs(self, loaded: _Loaded, claims: list[str], premises: list[str], cost: Cost) -> list[list[float]]:
+        """The encoder's (ENT, CON, NIC) probabilities for each (claim, premise) pair, in batches."""
+        import numpy as np
+
+        probs: list[list[float]] = []
+        for i in range(0, len(claims), self.batch_size):
+            batch = encode(loaded.tokenizer, claims[i : i + self.batch_size], premises[i : i + self.batch_size])
+            with loaded.lock:
+                logits = loaded.session.run(["logits"], batch)[0]
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probs.extend((e / e.sum(axis=1, keepdims=True)).tolist())
+            cost.judge_calls += 1
+            cost.prompt_tokens += int(batch["attention_mask"].sum())
+        return probs
+
+    def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
+                  out: VerifyResult, cost: Cost) -> None:
+        """The unfaithful phrase of each flagged claim: its clauses below the threshold, each scored
+        against its own premise (:mod:`.localize`), else the stretch of words its premise lacks."""
+        combine = loaded.manifest.combine
+        flagged = [(j, c, p) for j, c, p in zip(out.judgements, request.claims, picked) if j.label != Label.ENT]
+        jobs = [(j, c, p, clause_spans(c.text)) for j, c, p in flagged]
+        texts = [c.text[a:b] for _, c, _, spans in jobs if len(spans) > 1 for a, b in spans]
+        clause_premises = [premises.pick(t, request.question).text for t in texts]
+        probs = iter(self._probs(loaded, texts, clause_premises, cost) if texts else [])
+        support_of = iter([support(p[0], coverage(t, q), bool(unsupported_facts(t, q)), combine)
+                           for p, t, q in zip(probs, texts, clause_premises)])
+        for judgement, claim, premise, spans in jobs:
+            phrase = None
+            if len(spans) > 1:
+                phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans], self.threshold)
+            judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
