@@ -149,6 +149,18 @@ def test_clauses_split_where_a_trailing_clause_can_be_baseless():
     assert clause_spans("Second, you can drink chamomile tea.") == [(0, 35)]
 
 
+def test_a_baseless_trailing_clause_is_the_phrase_of_a_flagged_sentence():
+    context = ("The Riverside Museum opened in 1990 on the east bank of the river. It has three floors of "
+               "paintings by local artists. Admission is free on Sundays.")
+    answer = ("The Riverside Museum opened in 1990 on the east bank of the river, "
+              "which makes it the most visited museum in Europe.")
+    report = Verifier(judge="trained", decomposition="sentence").verify(context=context, answer=answer)
+    assert report.hallucinated and report.claims[0].label != Label.ENT
+    assert report.claims[0].phrase_span is not None
+    phrase = answer[report.claims[0].phrase_span.start:report.claims[0].phrase_span.end]
+    assert phrase == "which makes it the most visited museum in Europe"
+
+
 def test_contradicted_or_baseless_follows_coverage_as_much_as_the_encoder():
     from rt4chart_plugins.judges.encoder import conflict_share
 
