@@ -97,7 +97,7 @@ def test_clause_edits_append_a_baseless_clause_or_a_supported_one():
 
 
 @pytest.mark.skipif(_data_dir() is None, reason="needs ../shared/data")
-def test_clause_edits_are_off_by_default_and_leave_other_pairs_alone():
+def test_clause_edits_at_rate_zero_leave_every_other_pair_alone():
     count = lambda texts: [len(t) // 4 + 1 for t in texts]  # noqa: E731
     kwargs = dict(data_dir=None, holdout=0.2, augment=True, limit=30)
     plain, _ = data.ragtruth_pairs(count, 100, rng=random.Random(0), **kwargs)
@@ -106,3 +106,11 @@ def test_clause_edits_are_off_by_default_and_leave_other_pairs_alone():
     with_clauses, _ = data.ragtruth_pairs(count, 100, rng=random.Random(0), clause_rate=1.0, **kwargs)
     clause = [p for p in with_clauses if p.source == "ragtruth-clause"]
     assert {p.label for p in clause} == {0, 2}
+
+
+def test_the_default_recipe_is_the_shipped_artifacts():
+    """`rt4chart train-verifier` with no flags must rebuild what the package ships."""
+    from rt4chart_plugins.training.train import TrainConfig
+
+    _, manifest = encoder.load_manifest(check=False)
+    assert TrainConfig().model_dump(mode="json") == manifest.training["config"]
