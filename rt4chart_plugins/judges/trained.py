@@ -130,7 +130,6 @@ class TrainedJudge(Judge):
             out.judgements.append(Judgement(
                 claim_id=claim.id, label=label,
                 evidence=[request.sentences[i].id for i in evidence],
-                phrase=None,
                 reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
@@ -166,7 +165,7 @@ class TrainedJudge(Judge):
         jobs = [(j, c, p, clause_spans(c.text)) for j, c, p in flagged]
         texts = [c.text[a:b] for _, c, _, spans in jobs if len(spans) > 1 for a, b in spans]
         clause_premises = [premises.pick(t, request.question).text for t in texts]
-        probs = iter(self._probs(loaded, texts, clause_premises, cost) if texts else [])
+        probs = self._probs(loaded, texts, clause_premises, cost)
         support_of = iter([support(p[0], coverage(t, q), bool(unsupported_facts(t, q)), combine)
                            for p, t, q in zip(probs, texts, clause_premises)])
         for judgement, claim, premise, spans in jobs:

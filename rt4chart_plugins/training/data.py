@@ -115,6 +115,7 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
         held = in_holdout(group, holdout)
         build = PremiseBuilder([s.text for s in segment_context(row.context)], count, budget)
         names = synth.context_names(row.context)
+        own_supported = [t for rid, t in supported_pool if rid == row.id] if clause_rate else []
         for sent in segment_answer(row.answer):
             # refusals only: the shipped artifact was trained with preambles kept (ENT by gold),
             # so skipping them too would change what this command rebuilds
@@ -130,7 +131,7 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
                 continue
             train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng))
             if clause_rate and rng.random() < clause_rate:
-                siblings = [t for rid, t in supported_pool if rid == row.id and t != sent.text]
+                siblings = [t for t in own_supported if t != sent.text]
                 train.extend(_clauses(sent.text, row.question, build, tails, siblings, row.id, rng))
     return train, val
 

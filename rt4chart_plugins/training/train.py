@@ -75,7 +75,7 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
     if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
         train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
                                          augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
-                                         clause_rate=cfg.clause_edits if "ragtruth-aug" in cfg.sources else 0.0)
+                                         clause_rate=cfg.clause_edits)  # clause edits are augmentation: off with it
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
     if "halueval" in cfg.sources:
