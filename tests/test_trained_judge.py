@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -169,3 +170,40 @@ def test_contradicted_or_baseless_follows_coverage_as_much_as_the_encoder():
     # the premise has almost none of them: new material, even if the encoder leans CON
     assert conflict_share(p_con=0.6, p_nic=0.4, coverage=0.1) < 0.5
     assert conflict_share(p_con=0.0, p_nic=0.0, coverage=0.5) == 0.5
+
+
+RECORD = {
+    "name": "Happy Bistro", "address": "5873 Market St", "city": "Santa Barbara", "state": "CA",
+    "categories": "Bars, Nightlife, American (Traditional)",
+    "hours": {"Monday": "12:0-20:0", "Tuesday": "12:0-18:0", "Friday": "9:0-19:0", "Saturday": "17:0-0:0"},
+    "attributes": {"RestaurantsReservations": "True", "DogsAllowed": "True", "RestaurantsDelivery": "False",
+                   "OutdoorSeating": "False", "Alcohol": "u'beer_and_wine'"},
+    "business_stars": 4.5,
+    "review_info": [{"review_stars": 1.0, "review_date": "2016-01-06",
+                     "review_text": "Rude staff and a dirty dining room. Never coming back; my order was wrong twice."}],
+}
+RECORD_ANSWER = ("Happy Bistro is a traditional American bar located at 5873 Market St in Santa Barbara, CA. "
+                 "It has a high overall rating of 4.5 stars. It accepts reservations and allows dogs, but it "
+                 "does not offer delivery or outdoor seating. It serves beer and wine.")
+
+
+def test_a_question_does_not_turn_faithful_sentences_about_a_record_into_flags(verifier):
+    """The verifier learned records without a question; with one in front of the record's fields it
+    called half of such faithful sentences CON. A structured window's premise carries no question."""
+    plain = verifier.verify(json.dumps(RECORD), RECORD_ANSWER)
+    asked = verifier.verify(json.dumps(RECORD), RECORD_ANSWER, question="What should I know about this business?")
+    assert [c.label for c in plain.claims] == [Label.ENT] * 4
+    assert [(c.label, c.probs) for c in asked.claims] == [(c.label, c.probs) for c in plain.claims]
+
+
+def test_a_text_context_still_reads_the_question():
+    from rt4chart_plugins.judges.base import VerifyRequest
+    from rt4chart_plugins.judges.trained import premise_question
+    from rt4chart_plugins.pipeline.segment import segment_context
+    from rt4chart_plugins.types import Claim
+
+    claims = [Claim(id=0, sentence_id=0, text="It is open late.")]
+    text = VerifyRequest(mode="local", sentences=segment_context(CONTEXT), claims=claims, question="When?")
+    record = VerifyRequest(mode="local", sentences=segment_context(json.dumps(RECORD)), claims=claims, question="When?")
+    assert premise_question(text) == "When?"
+    assert premise_question(record) is None
