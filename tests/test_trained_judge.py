@@ -10,10 +10,12 @@ import pytest
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.judges import encoder
+from rt4chart_plugins.judges.base import VerifyRequest
 from rt4chart_plugins.judges.localize import unsupported_phrase
 from rt4chart_plugins.judges.premise import Relevance, select
-from rt4chart_plugins.judges.trained import TrainedJudge
-from rt4chart_plugins.types import Label
+from rt4chart_plugins.judges.trained import TrainedJudge, premise_question
+from rt4chart_plugins.pipeline.segment import segment_context
+from rt4chart_plugins.types import Claim, Label
 
 CONTEXT = (
     "The Riverside Library opened in 1962 on Elm Street. "
@@ -197,11 +199,6 @@ def test_a_question_does_not_turn_faithful_sentences_about_a_record_into_flags(v
 
 
 def test_a_text_context_still_reads_the_question():
-    from rt4chart_plugins.judges.base import VerifyRequest
-    from rt4chart_plugins.judges.trained import premise_question
-    from rt4chart_plugins.pipeline.segment import segment_context
-    from rt4chart_plugins.types import Claim
-
     claims = [Claim(id=0, sentence_id=0, text="It is open late.")]
     text = VerifyRequest(mode="local", sentences=segment_context(CONTEXT), claims=claims, question="When?")
     record = VerifyRequest(mode="local", sentences=segment_context(json.dumps(RECORD)), claims=claims, question="When?")
