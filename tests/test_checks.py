@@ -24,3 +24,18 @@ def test_the_plural_of_a_known_word_is_not_a_new_name():
     hours = "hours.Monday: 11:0-22:0\nhours.Friday: 9:0-17:0"
     assert unsupported_facts("It is open on Mondays and Fridays.", hours) == []
     assert unsupported_facts("It also opens on Sundays.", hours) == ["sundays"]
+
+
+def test_a_spelled_out_state_meets_the_records_postal_code():
+    record = '{"city": "Philadelphia", "state": "PA"}'
+    assert unsupported_facts("It is in Philadelphia, Pennsylvania.", record) == []
+    assert unsupported_facts("It is in Charleston, West Virginia.", '{"city": "Charleston", "state": "WV"}') == []
+    assert unsupported_facts("It is in Philadelphia, Ohio.", record) == ["ohio"]
+    assert unsupported_facts("It is in Philadelphia, Pennsylvania.", "It is in Philadelphia.") == ["pennsylvania"]
+
+
+def test_word_overlap_reads_a_state_and_its_code_as_one_word():
+    from rt4chart_plugins.judges.premise import coverage, words
+
+    assert words("Boise, Idaho") == words("Boise, ID") == ["boise", "id"]
+    assert coverage("Reno, Nevada", "city: Reno\nstate: NV") == 1.0

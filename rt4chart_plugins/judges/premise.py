@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..pipeline.regions import spell_codes
+
 _WORD = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
 _STOP = frozenset(
     "a an the and or but if of to in on at by for from with as is are was were be been being it its "
@@ -39,8 +41,9 @@ def _clock(m: re.Match) -> str:
 def words(text: str) -> list[str]:
     """Content words, lower-cased, with a crude plural fold ("mondays" meets "monday"). Structured
     data is met halfway: JSON keys are split at case changes ("RestaurantsTakeOut" → restaurants,
-    take, out) and clock times are read as 24-hour values ("10 PM" and "22:0" both give 22)."""
-    text = _CLOCK_ZERO.sub(lambda m: m.group(1), _CLOCK_12H.sub(_clock, _CAMEL.sub(" ", text)))
+    take, out), clock times are read as 24-hour values ("10 PM" and "22:0" both give 22), and a
+    spelled-out state or province as its postal code ("Pennsylvania" and "PA" both give pa)."""
+    text = _CLOCK_ZERO.sub(lambda m: m.group(1), _CLOCK_12H.sub(_clock, _CAMEL.sub(" ", spell_codes(text))))
     out = []
     for w in _WORD.findall(text.lower()):
         if w in _STOP:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .regions import has_code, region_names
+
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -82,7 +84,10 @@ def unsupported_facts(claim: str, context: str, question: str | None = None) -> 
     known_numbers = numbers(source)
     lowered = source.lower()
     missing = [_fmt(v) for v in sorted(numbers(claim, as_claim=True) - known_numbers) if v not in (0.0, 1.0)]
-    missing += sorted(n for n in names(claim) if n not in lowered and not _plural_of_known(n, lowered))
+    # "Pennsylvania" against a record's "state": "PA" is the same place
+    spelled = {w.lower() for name, code in region_names(claim) if has_code(source, code) for w in name.split()}
+    missing += sorted(n for n in names(claim)
+                      if n not in lowered and n not in spelled and not _plural_of_known(n, lowered))
     return missing
 
 
