@@ -113,4 +113,40 @@ def test_the_default_recipe_is_the_shipped_artifacts():
     from rt4chart_plugins.training.train import TrainConfig
 
     _, manifest = encoder.load_manifest(check=False)
-    assert TrainConfig().model_dump(mode="json") == manifest.training["config"]
+    shipped, default = manifest.training["config"], TrainConfig().model_dump(mode="json")
+    assert {k: default[k] for k in shipped} == shipped
+    # a knob added after the artifact was built must default to off, so the rebuild stays the same
+    assert all(default[k] in (0, None, False) for k in default.keys() - shipped.keys())
+
+
+def test_review_rich_records_label_review_summaries_by_what_the_reviews_say():
+    from rt4chart_plugins.training import records
+
+    rng = random.Random(11)
+    record = records.review_record(rng)
+    assert record == records.review_record(random.Random(11))
+    context = records.record_context(record)
+    assert "_facts" not in context and "BusinessParking" in context
+    claims = records.verbalize(record, rng)
+    assert {label for _, label in claims} == {"ENT", "CON", "NIC"}
+    said, _ = records._review_knowledge(record)  # aspect -> 1 praised, 2 criticized (bits)
+    praise = tuple(t.split("{")[0] for t in records._PRAISE)
+    complain = tuple(t.split("{")[0] for t in records._COMPLAIN)
+    checked = 0
+    for text, label in claims:
+        bit = 1 if text.startswith(praise) else 2 if text.startswith(complain) else 0
+        if not bit:
+            continue
+        aspect = next(a for a, d in records._ASPECT_PHRASES.items() if any(p in text for ps in d.values() for p in ps))
+        expected = "ENT" if said.get(aspect, 0) & bit else "CON" if aspect in said else "NIC"
+        assert label == expected, text
+        checked += 1
+    assert checked == len(records._ASPECT_PHRASES)
+
+
+def test_review_rich_records_are_off_in_the_shipped_recipe_and_add_pairs_when_on():
+    count = lambda texts: [len(t) // 4 + 1 for t in texts]  # noqa: E731
+    plain = data.record_pairs(count, 120, n_records=4, per_record=10, rng=random.Random(0))
+    rich = data.record_pairs(count, 120, n_records=4, per_record=10, rng=random.Random(0), review_rich=True)
+    assert {p.group[:3] for p in plain} == {"rec"} and {p.group[:4] for p in rich} == {"rrec"}
+    assert any("review" in p.premise for p in rich) and len(rich) == 40

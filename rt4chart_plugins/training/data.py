@@ -10,7 +10,8 @@ Sources (see docs/trained-verifier.md for licenses):
   answers → "not ENT" (CON or NIC; the data does not say which, and the loss respects that), and
   HaluEval summaries' sentences → ENT with the same edits as above.
 - ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
-  contradicted and absent verbalizations.
+  contradicted and absent verbalizations: short single-fact ones (:mod:`.synth`) and review-rich
+  records with overview-style, multi-fact sentences and review summaries (:mod:`.records`).
 
 A premise is built for every pair exactly as the judge builds it at inference time
 (:mod:`rt4chart_plugins.judges.premise`).
@@ -36,7 +37,7 @@ from ..judges.premise import Premises
 from ..models import models_dir
 from ..pipeline.decompose import is_refusal
 from ..pipeline.segment import segment_answer, segment_context
-from . import synth
+from . import records, synth
 
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
@@ -212,13 +213,18 @@ def halueval_pairs(count: CountTokens, budget: int, *, n_qa: int, n_summary: int
     return out
 
 
-def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record: int, rng: random.Random) -> list[Pair]:
+def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record: int, rng: random.Random,
+                 review_rich: bool = False) -> list[Pair]:
+    """Pairs from generated records; ``review_rich`` picks :mod:`.records` over :mod:`.synth`'s short ones."""
+    gen = records if review_rich else synth
+    make = records.review_record if review_rich else synth.business_record
+    tag = "rrec" if review_rich else "rec"
     out: list[Pair] = []
     for i in range(n_records):
-        record = synth.business_record(rng)
-        build = PremiseBuilder([s.text for s in segment_context(synth.record_context(record))], count, budget)
-        claims = synth.verbalize(record, rng)
+        record = make(rng)
+        build = PremiseBuilder([s.text for s in segment_context(gen.record_context(record))], count, budget)
+        claims = gen.verbalize(record, rng)
         for text, label in rng.sample(claims, min(per_record, len(claims))):
             if premise := build(text):
-                out.append(Pair(claim=text, premise=premise, label=LABEL_ID[label], source="records", group=f"rec{i}"))
+                out.append(Pair(claim=text, premise=premise, label=LABEL_ID[label], source="records", group=f"{tag}{i}"))
     return out

@@ -54,6 +54,7 @@ class TrainConfig(BaseModel):
     halueval_qa: int = 1000
     halueval_summary: int = 400
     records: int = 300
+    review_records: int = 0  # review-rich records with overview-style sentences (training/records.py)
     per_record: int = 10
     clause_edits: float = 0.5  # share of supported RAGTruth sentences that also get clause edits
     max_pairs: int | None = None  # a tiny slice (tests): cap the training pairs
@@ -83,6 +84,9 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
                                      n_summary=cfg.halueval_summary, rng=rng)
     if "records" in cfg.sources:
         train += data.record_pairs(count, cfg.premise_budget, n_records=cfg.records, per_record=cfg.per_record, rng=rng)
+        if cfg.review_records:  # drawn after the short records, so the shipped recipe's pairs stay the same
+            train += data.record_pairs(count, cfg.premise_budget, n_records=cfg.review_records,
+                                       per_record=cfg.per_record, rng=rng, review_rich=True)
     rng.shuffle(train)
     if cfg.max_pairs:
         train = train[: cfg.max_pairs]
