@@ -152,7 +152,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     kwargs = _judge_kwargs(args)
-    subset = args.subset if args.subset or args.dataset == "wice" else "test-150"
+    subset = args.subset if args.subset or args.dataset != "ragtruth" else "test-150"
     if subset == "all":  # every row (of --split, if given)
         subset = None
     summary, table, stats = run_benchmark(
@@ -215,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_model)
 
     b = sub.add_parser("bench", help="benchmark RT4CHART systems on RAGTruth or WiCE")
-    b.add_argument("--dataset", choices=["ragtruth", "wice"], default="ragtruth")
+    b.add_argument("--dataset", choices=["ragtruth", "wice", "records"], default="ragtruth",
+                   help="records: hand-written answers about generated business records (a Data2txt-style dev set)")
     b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
                                     "WiCE default: all claims)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")

@@ -18,6 +18,7 @@ from rt4chart_plugins.bench.datasets import (
     load_wice,
     resolve_data_dir,
 )
+from rt4chart_plugins.bench.main import run_benchmark
 from rt4chart_plugins.bench.runner import load_records, run_system
 from rt4chart_plugins.bench.systems import SYSTEMS, select
 
@@ -357,3 +358,21 @@ def test_combination_logistic_regression_learns_the_informative_feature():
     assert w[0] > 1.5 and abs(w[1]) < w[0] / 3  # (matches scikit-learn on these data: 2.16, -0.48)
     p = predict(w, x)
     assert ((p > 0.5) == (y == 1)).mean() > 0.8 and np.all((p > 0) & (p < 1))
+
+
+def test_records_dev_set_marks_exactly_its_unfaithful_sentences(tmp_path, capsys):
+    from rt4chart_plugins.bench import records_dev
+
+    rows = records_dev.rows()
+    assert len(rows) == 33 and sum(r.hallucinated for r in rows) == 21
+    unfaithful = {t for s in records_dev.SENTENCES.values() for t, label in s if label != "E"}
+    for row in rows:
+        assert all(row.answer[g.start:g.end] in unfaithful for g in row.labels)
+        assert sum(t in row.answer for t in unfaithful) == len(row.labels)
+    assert "Pennsylvania" in rows[0].answer and '"state": "PA"' in rows[0].context  # generated, not stored
+    argv = ["bench", "--dataset", "records", "--systems", "flag-all", "--out", str(tmp_path / "r"), "-q"]
+    assert cli.main(argv) == 0
+    summary = json.loads((tmp_path / "r" / "records-all" / "summary.json").read_text())
+    assert summary["systems"]["flag-all"]["by_task"]["Data2txt"]["n"] == 33
+    with pytest.raises(InvalidInput, match="no subsets"):
+        run_benchmark(dataset="records", subset="test-150", out=tmp_path / "r")

@@ -17,6 +17,7 @@ from ..gasp import GaspDetector
 from ..readout import ReadoutDetector
 from ..verifier import Verifier
 from . import metrics
+from . import records_dev
 from .datasets import load_ragtruth, load_wice, resolve_data_dir
 from .external import Endpoint, llama_server
 from .plot import write_plot
@@ -54,16 +55,23 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
                   run: str | None = None, out: str | Path = "results", concurrency: int = 1,
                   progress: bool = True) -> tuple[dict, str, list[RunStats]]:
     """Returns (summary, Markdown table, per-system run stats)."""
-    if dataset not in ("ragtruth", "wice"):
-        raise InvalidInput(f"unknown dataset {dataset!r}: use ragtruth or wice")
-    root = resolve_data_dir(data_dir)
-    if dataset == "ragtruth":
-        rows: list = load_ragtruth(root, subset, split=split, limit=limit)
+    if dataset not in ("ragtruth", "wice", "records"):
+        raise InvalidInput(f"unknown dataset {dataset!r}: use ragtruth, wice or records")
+    if dataset == "records":  # generated contexts, hand-written answers: no shared data needed
+        if subset not in (None, "all") or split:
+            raise InvalidInput("the records dev set has no subsets or splits; drop --subset and --split")
+        root: Path | str = "(generated: rt4chart_plugins.bench.records_dev)"
+        rows: list = records_dev.rows()[:limit]
+    elif dataset == "ragtruth":
+        root = resolve_data_dir(data_dir)
+        rows = load_ragtruth(root, subset, split=split, limit=limit)
     else:
         if split:
             raise InvalidInput("WiCE has one split (dev); drop --split")
+        root = resolve_data_dir(data_dir)
         rows = load_wice(root, subset, limit=limit)
-    chosen = select(systems, dataset)
+    scored_as = "wice" if dataset == "wice" else "ragtruth"  # the records dev set has RAGTruth's row form
+    chosen = select(systems, scored_as)
     judge_kwargs = judge_kwargs or {}
     base_config = base_config or {}
     run_dir = Path(out) / (run or default_run_name(dataset, subset, split, limit))
@@ -92,7 +100,7 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
                                     progress=progress, endpoint=endpoint))
             preds = load_records(path)
             judges.update(p.get("judge") for r in rows if (p := preds.get(r.id)) and p.get("judge") not in (None, "none"))
-            results[system.name] = (metrics.evaluate_ragtruth if dataset == "ragtruth" else metrics.evaluate_wice)(rows, preds)
+            results[system.name] = (metrics.evaluate_ragtruth if scored_as == "ragtruth" else metrics.evaluate_wice)(rows, preds)
             results[system.name]["description"] = system.description
             # the process's peak resident memory so far (the embedded judge runs in-process)
             results[system.name]["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
