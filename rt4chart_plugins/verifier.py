@@ -18,6 +18,7 @@ from .errors import InvalidInput
 from .judges.base import Judge
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
 from .pipeline.checks import unsupported_facts
+from .pipeline.fields import contradicted_fields
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
@@ -135,7 +136,7 @@ class Verifier(Detector):
             for c in claims
         ]
         if cfg.fact_check and context_sentences:
-            _apply_fact_check(verdicts, context, question, notes)
+            _apply_fact_check(verdicts, context, context_sentences, question, notes)
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started
         return Report(
@@ -181,14 +182,23 @@ def _claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdic
     )
 
 
-def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], question: str | None,
-                      notes: list[str]) -> None:
+def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
+                      question: str | None, notes: list[str]) -> None:
     """A claim the judge found supported, but which states a number or a name that the context
-    does not contain anywhere, is baseless: the deterministic check overrules the judge."""
+    does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
+    structured context ("has TVs" against ``"HasTV": "False"``) is contradicted. The deterministic
+    checks overrule the judge."""
     text = context if isinstance(context, str) else "\n".join(context)
-    overruled = 0
+    overruled = flipped = 0
     for v in verdicts:
         if v.label != Label.ENT:
+            continue
+        conflicts = contradicted_fields(v.text, [u.text for u in units])
+        if conflicts:
+            v.label = Label.CON
+            v.evidence = [Evidence.of(units[c.unit]) for c in conflicts]
+            v.reason = f"the record says {', '.join(map(str, conflicts))} (judge: {v.reason})"
+            flipped += 1
             continue
         missing = unsupported_facts(v.text, text, question)
         if missing:
@@ -199,6 +209,8 @@ def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], qu
             overruled += 1
     if overruled:
         notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
+    if flipped:
+        notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field; set to CON")
 
 
 def _default_reason(j: Judgement) -> str:

@@ -39,3 +39,22 @@ def test_word_overlap_reads_a_state_and_its_code_as_one_word():
 
     assert words("Boise, Idaho") == words("Boise, ID") == ["boise", "id"]
     assert coverage("Reno, Nevada", "city: Reno\nstate: NV") == 1.0
+
+
+def test_a_claim_that_says_the_opposite_of_a_yes_no_field_is_caught():
+    from rt4chart_plugins.pipeline.fields import contradicted_fields
+
+    units = ["attributes.HasTV: False", "attributes.RestaurantsDelivery: True", "attributes.GoodForKids: None",
+             "attributes.BusinessAcceptsCreditCards: False", "categories: Breakfast & Brunch, Cafes",
+             "attributes.GoodForMeal: {'breakfast': False, 'dinner': False}",
+             "attributes.BusinessParking: {'garage': True, 'valet': False}"]
+    flips = lambda claim: [str(f) for f in contradicted_fields(claim, units)]  # noqa: E731
+    assert flips("It has TVs for watching games.") == ["attributes.HasTV: False"]
+    assert flips("It does not have a TV.") == []
+    assert flips("It does not deliver or accept credit cards.") == ["attributes.RestaurantsDelivery: True"]
+    assert flips("It has no TV, and offers delivery.") == []  # the negation stops at the next predicate
+    assert flips("It is great for kids.") == []  # None is unknown, left to the judge
+    assert flips("It is a breakfast spot.") == []  # another field (categories) says so
+    assert flips("It is popular for dinner.") == ["attributes.GoodForMeal.dinner: False"]
+    assert flips("Parking is available in a garage or with a valet.") == ["attributes.BusinessParking.valet: False"]
+    assert flips("The valet was friendly.") == []  # no word of the parent field (parking)

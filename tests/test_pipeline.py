@@ -206,3 +206,16 @@ def test_fact_check_overrules_an_ent_verdict_on_a_number_the_context_lacks():
     off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False).verify(
         context=CONTEXT, answer="The trial lasts 30 days.")
     assert off.claims[0].label == Label.ENT
+
+
+def test_field_check_overrules_an_ent_verdict_that_flips_a_yes_no_field():
+    record = '{"name": "Blue Spoon", "attributes": {"HasTV": "False", "RestaurantsTakeOut": "True"}}'
+    rules = {"takeout": ("TakeOut", None), "TV": ("HasTV", None)}
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+        context=record, answer="Blue Spoon offers takeout. Blue Spoon has a TV.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.CON]
+    assert [e.text for e in report.claims[1].evidence] == ["attributes.HasTV: False"]
+    assert "the record says attributes.HasTV: False" in report.claims[1].reason
+    off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False).verify(
+        context=record, answer="Blue Spoon has a TV.")
+    assert off.claims[0].label == Label.ENT

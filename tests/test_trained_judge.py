@@ -204,3 +204,13 @@ def test_a_text_context_still_reads_the_question():
     record = VerifyRequest(mode="local", sentences=segment_context(json.dumps(RECORD)), claims=claims, question="When?")
     assert premise_question(text) == "When?"
     assert premise_question(record) is None
+
+
+def test_a_claim_that_flips_a_yes_no_field_is_contradicted_with_the_field_as_evidence(verifier):
+    report = verifier.verify(json.dumps(RECORD), "It offers delivery and has outdoor seating. It allows dogs.")
+    flipped, kept = report.claims
+    assert flipped.label == Label.CON and flipped.probs[Label.ENT] < 0.1
+    assert {e.text for e in flipped.evidence} == {"attributes.RestaurantsDelivery: False",
+                                                  "attributes.OutdoorSeating: False"}
+    assert "the record says attributes.RestaurantsDelivery: False" in flipped.reason
+    assert kept.label == Label.ENT and "the record says" not in kept.reason

@@ -20,6 +20,7 @@ from typing import Any
 from ..types import Cost, Judgement, Label, Sentence
 from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
+from ..pipeline.fields import contradicted_fields
 from .encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, conflict_share, encode, load_manifest, load_tokenizer,
                       support, token_counter)
 from .localize import clause_spans, unsupported_phrase, weakest_clauses
@@ -37,6 +38,8 @@ class _Loaded:
 
 
 _LOADED: dict[tuple[str, int], _Loaded] = {}
+#: the support left to a claim that contradicts a yes/no field of the window (pipeline/fields.py)
+FIELD_CONFLICT_SUPPORT = 0.05
 _LOAD_LOCK = threading.Lock()
 
 
@@ -115,15 +118,20 @@ class TrainedJudge(Judge):
             enc_ent, enc_con, enc_nic = p
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
-            p_ent = support(enc_ent, cover, bool(missing), manifest.combine)
+            flipped = contradicted_fields(claim.text, texts)  # a yes/no field of the window says otherwise
+            p_ent = support(enc_ent, cover, bool(missing or flipped), manifest.combine)
             # the rest of the mass: contradiction when the premise speaks of what the claim says
-            share = conflict_share(enc_con, enc_nic, cover)
+            share = 1.0 if flipped else conflict_share(enc_con, enc_nic, cover)
+            if flipped:  # the rule overrules the encoder: 757 of the 763 generated sentences it fired on were CON
+                p_ent = min(p_ent, FIELD_CONFLICT_SUPPORT)
             p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
             label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
             scores = premise.scores
             ranked = sorted(premise.chosen, key=lambda i: -scores[i])
             if label == Label.ENT:
                 evidence = [i for i in ranked[:2] if scores[i] >= 0.5 * scores[ranked[0]] and scores[i] > 0]
+            elif flipped:
+                evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:
                 evidence = ranked[:1]
             else:
@@ -134,8 +142,9 @@ class TrainedJudge(Judge):
                 reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
+                        + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
                         + (f"; {'CON' if label == Label.CON else 'NIC'}: the mean of the encoder's CON share and "
-                           f"the coverage is {share:.2f}" if label != Label.ENT else "")),
+                           f"the coverage is {share:.2f}" if label != Label.ENT and not flipped else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             ))
         if request.want_phrase:
