@@ -18,7 +18,7 @@ from .errors import InvalidInput
 from .judges.base import Judge
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
 from .pipeline.checks import unsupported_facts
-from .pipeline.fields import contradicted_fields
+from .pipeline.fields import YesNoFields
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
@@ -190,10 +190,11 @@ def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], un
     checks overrule the judge."""
     text = context if isinstance(context, str) else "\n".join(context)
     overruled = flipped = 0
+    fields = YesNoFields([u.text for u in units])
     for v in verdicts:
         if v.label != Label.ENT:
             continue
-        conflicts = contradicted_fields(v.text, [u.text for u in units])
+        conflicts = fields.contradicted(v.text)
         if conflicts:
             v.label = Label.CON
             v.evidence = [Evidence.of(units[c.unit]) for c in conflicts]

@@ -20,7 +20,7 @@ from typing import Any
 from ..types import Cost, Judgement, Label, Sentence
 from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
-from ..pipeline.fields import contradicted_fields
+from ..pipeline.fields import YesNoFields
 from .encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, conflict_share, encode, load_manifest, load_tokenizer,
                       support, token_counter)
 from .localize import clause_spans, unsupported_phrase, weakest_clauses
@@ -110,6 +110,7 @@ class TrainedJudge(Judge):
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
         premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget)
+        fields = YesNoFields(texts)
         question = premise_question(request)
         picked = [premises.pick(c.text, question) for c in request.claims]
         probs = self._probs(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
@@ -118,7 +119,7 @@ class TrainedJudge(Judge):
             enc_ent, enc_con, enc_nic = p
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
-            flipped = contradicted_fields(claim.text, texts)  # a yes/no field of the window says otherwise
+            flipped = fields.contradicted(claim.text)  # a yes/no field of the window says otherwise
             p_ent = support(enc_ent, cover, bool(missing or flipped), manifest.combine)
             # the rest of the mass: contradiction when the premise speaks of what the claim says
             share = 1.0 if flipped else conflict_share(enc_con, enc_nic, cover)

@@ -118,27 +118,39 @@ def _negated(before: list[str]) -> bool:
     return negated
 
 
-def contradicted_fields(claim: str, units: Sequence[str]) -> list[FieldConflict]:
-    """The yes/no fields whose value the claim states the opposite of.
+class YesNoFields:
+    """The yes/no fields of one context, read once, against which many claims are checked.
 
     A "no" is not held against a claim that another short field states: Yelp files a business
     under "Breakfast & Brunch" while its ``GoodForMeal`` says ``'breakfast': False``."""
-    out: list[FieldConflict] = []
-    clauses = [_tokens(c) for c in _CLAUSE.split(claim) if c and c.strip()]
-    fields = yes_no_fields(units)
-    flagged_units = {unit for _, _, unit, _, _ in fields}
-    others = [_tokens(u) for i, u in enumerate(units) if i not in flagged_units and len(u) <= SHORT_FIELD_CHARS]
-    for path, value, unit, words, parent in fields:
-        if not value and any(_find(words, other) is not None for other in others):
-            continue
-        for tokens in clauses:
-            at = _find(words, tokens)
-            if at is None:
-                continue
-            if parent and not any(t in opt for t in tokens for w in parent for opt in [_SYNONYMS.get(w, (w,))]):
-                continue
-            negated = _negated(tokens[max(0, at - NEGATION_REACH) : at])
-            if negated == value:  # says no where the record says yes, or yes where it says no
-                out.append(FieldConflict(path, value, unit))
-            break
-    return out
+
+    def __init__(self, units: Sequence[str]):
+        fields = yes_no_fields(units)
+        flagged_units = {unit for _, _, unit, _, _ in fields}
+        others = [_tokens(u) for i, u in enumerate(units)
+                  if fields and i not in flagged_units and len(u) <= SHORT_FIELD_CHARS]
+        self.fields = [f for f in fields if f[1] or not any(_find(f[3], other) is not None for other in others)]
+
+    def contradicted(self, claim: str) -> list[FieldConflict]:
+        """The fields whose value the claim states the opposite of."""
+        if not self.fields:
+            return []
+        out: list[FieldConflict] = []
+        clauses = [_tokens(c) for c in _CLAUSE.split(claim) if c and c.strip()]
+        for path, value, unit, words, parent in self.fields:
+            for tokens in clauses:
+                at = _find(words, tokens)
+                if at is None:
+                    continue
+                if parent and not any(t in _SYNONYMS.get(w, (w,)) for t in tokens for w in parent):
+                    continue
+                negated = _negated(tokens[max(0, at - NEGATION_REACH) : at])
+                if negated == value:  # says no where the record says yes, or yes where it says no
+                    out.append(FieldConflict(path, value, unit))
+                break
+        return out
+
+
+def contradicted_fields(claim: str, units: Sequence[str]) -> list[FieldConflict]:
+    """The yes/no fields of ``units`` whose value the claim states the opposite of."""
+    return YesNoFields(units).contradicted(claim)
