@@ -123,7 +123,8 @@ class TrainedJudge(Judge):
             p_ent = support(enc_ent, cover, bool(missing or flipped), manifest.combine)
             # the rest of the mass: contradiction when the premise speaks of what the claim says
             share = 1.0 if flipped else conflict_share(enc_con, enc_nic, cover)
-            if flipped:  # the rule overrules the encoder: 757 of the 763 generated sentences it fired on were CON
+            # the rule overrules the encoder: on 10,514 generated record sentences it fired on 1,337 CON, 22 NIC, 0 ENT
+            if flipped:
                 p_ent = min(p_ent, FIELD_CONFLICT_SUPPORT)
             p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
             label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC

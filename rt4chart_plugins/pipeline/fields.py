@@ -2,7 +2,7 @@
 
 A business record says ``"HasTV": "False"``; the answer says "it has TVs for watching games". The
 trained verifier reads such flips as supported more often than not (on the hand-written records dev
-set it passed 4 of the 5 sentences that flip a yes/no attribute), because the claim and the field
+set it passed 4 of the 6 sentences that flip a yes/no attribute), because the claim and the field
 share every content word. A string rule does not: find the fields whose name the claim mentions,
 read whether the claim affirms or denies it, and compare with the value. The result names the field
 and its value, so the verdict's reason can quote the record.
