@@ -42,13 +42,14 @@ def test_word_overlap_reads_a_state_and_its_code_as_one_word():
 
 
 def test_a_claim_that_says_the_opposite_of_a_yes_no_field_is_caught():
-    from rt4chart_plugins.pipeline.fields import contradicted_fields
+    from rt4chart_plugins.pipeline.fields import YesNoFields
 
     units = ["attributes.HasTV: False", "attributes.RestaurantsDelivery: True", "attributes.GoodForKids: None",
              "attributes.BusinessAcceptsCreditCards: False", "categories: Breakfast & Brunch, Cafes",
              "attributes.GoodForMeal: {'breakfast': False, 'dinner': False}",
              "attributes.BusinessParking: {'garage': True, 'valet': False}"]
-    flips = lambda claim: [str(f) for f in contradicted_fields(claim, units)]  # noqa: E731
+    fields = YesNoFields(units)
+    flips = lambda claim: [str(f) for f in fields.contradicted(claim)]  # noqa: E731
     assert flips("It has TVs for watching games.") == ["attributes.HasTV: False"]
     assert flips("It does not have a TV.") == []
     assert flips("It does not deliver or accept credit cards.") == ["attributes.RestaurantsDelivery: True"]

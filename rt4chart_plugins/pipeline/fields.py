@@ -78,9 +78,22 @@ def _name_words(name: str) -> list[str]:
     return ["takeout" if w == "take" else w for w in words if w != "out" or "take" not in words]
 
 
-def yes_no_fields(units: Sequence[str]) -> list[tuple[str, bool, int, list[str], list[str]]]:
-    """(path, value, unit index, words the leaf name needs, words one of which its parent needs)
-    for every yes/no field among context units rendered ``path: value``."""
+@dataclass(frozen=True)
+class _Field:
+    path: str
+    value: bool
+    unit: int  # index of the context unit that holds it
+    words: list[str]  # the words of its name that a claim must say
+    parent: list[str]  # for a nested flag: one of these (its parent's name words) must be said too
+
+
+def nested_flags(value: str) -> dict[str, bool]:
+    """The flags of a Python-literal dict string, as Yelp stores them: ``"{'garage': False, ...}"``."""
+    return {key: flag == "True" for key, flag in _NESTED.findall(value)}
+
+
+def yes_no_fields(units: Sequence[str]) -> list[_Field]:
+    """Every yes/no field among context units rendered ``path: value``."""
     out = []
     for i, unit in enumerate(units):
         path, sep, value = unit.partition(": ")
@@ -89,11 +102,11 @@ def yes_no_fields(units: Sequence[str]) -> list[tuple[str, bool, int, list[str],
         value = value.strip().strip("'\"")
         leaf = path.rsplit(".", 1)[-1]
         if value.lower() in ("true", "yes", "false", "no"):
-            out.append((path, value.lower() in ("true", "yes"), i, _name_words(leaf), []))
+            out.append(_Field(path, value.lower() in ("true", "yes"), i, _name_words(leaf), []))
         elif value.startswith("{"):
             parent = _name_words(leaf)
-            for key, flag in _NESTED.findall(value):
-                out.append((f"{path}.{key}", flag == "True", i, _name_words(key), parent))
+            for key, flag in nested_flags(value).items():
+                out.append(_Field(f"{path}.{key}", flag, i, _name_words(key), parent))
     return out
 
 
@@ -126,10 +139,10 @@ class YesNoFields:
 
     def __init__(self, units: Sequence[str]):
         fields = yes_no_fields(units)
-        flagged_units = {unit for _, _, unit, _, _ in fields}
+        flagged_units = {f.unit for f in fields}
         others = [_tokens(u) for i, u in enumerate(units)
                   if fields and i not in flagged_units and len(u) <= SHORT_FIELD_CHARS]
-        self.fields = [f for f in fields if f[1] or not any(_find(f[3], other) is not None for other in others)]
+        self.fields = [f for f in fields if f.value or not any(_find(f.words, other) is not None for other in others)]
 
     def contradicted(self, claim: str) -> list[FieldConflict]:
         """The fields whose value the claim states the opposite of."""
@@ -137,20 +150,15 @@ class YesNoFields:
             return []
         out: list[FieldConflict] = []
         clauses = [_tokens(c) for c in _CLAUSE.split(claim) if c and c.strip()]
-        for path, value, unit, words, parent in self.fields:
+        for field in self.fields:
             for tokens in clauses:
-                at = _find(words, tokens)
+                at = _find(field.words, tokens)
                 if at is None:
                     continue
-                if parent and not any(t in _SYNONYMS.get(w, (w,)) for t in tokens for w in parent):
+                if field.parent and not any(t in _SYNONYMS.get(w, (w,)) for t in tokens for w in field.parent):
                     continue
                 negated = _negated(tokens[max(0, at - NEGATION_REACH) : at])
-                if negated == value:  # says no where the record says yes, or yes where it says no
-                    out.append(FieldConflict(path, value, unit))
+                if negated == field.value:  # says no where the record says yes, or yes where it says no
+                    out.append(FieldConflict(field.path, field.value, field.unit))
                 break
         return out
-
-
-def contradicted_fields(claim: str, units: Sequence[str]) -> list[FieldConflict]:
-    """The yes/no fields of ``units`` whose value the claim states the opposite of."""
-    return YesNoFields(units).contradicted(claim)

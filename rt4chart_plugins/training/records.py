@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 
+from ..pipeline.fields import nested_flags
 from ..pipeline.regions import REGIONS
 from .synth import _CITIES, _DAYS, _NAME_A, _NAME_B, _STREETS
 
@@ -199,11 +200,6 @@ def _literal(value: str) -> str:
     return value[2:-1] if value.startswith("u'") else value
 
 
-def _flags(value: str) -> dict[str, bool]:
-    inner = value.strip("{}")
-    return {k.strip(" '"): v.strip() == "True" for k, v in (part.split(":") for part in inner.split(", "))}
-
-
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -294,19 +290,19 @@ def verbalize(record: dict, rng: random.Random) -> list[tuple[str, str]]:
         rng.shuffle(parts)
         out.append((f"{rng.choice([name, 'The restaurant', 'It'])} {_join(parts)}.", _worst(labels)))
 
-    parking = _flags(attrs["BusinessParking"])
+    parking = nested_flags(attrs["BusinessParking"])
     have = [k for k, v in parking.items() if v]
     lack = [k for k, v in parking.items() if not v]
     if have:
         out.append((f"Parking options include {_join([_PARKING[k] for k in have])}.", "ENT"))
     if lack:
         out.append((f"Customers can use {_PARKING[rng.choice(lack)]}.", "CON"))
-    amb = _flags(attrs["Ambience"])
+    amb = nested_flags(attrs["Ambience"])
     on = [k for k, v in amb.items() if v]
     off = [k for k, v in amb.items() if not v]
     out.append((f"The ambience is {_join(on)}, and the attire is {_literal(attrs['RestaurantsAttire'])}.", "ENT"))
     out.append((f"It has a {rng.choice(off)} atmosphere.", "CON"))
-    meals = _flags(attrs["GoodForMeal"])
+    meals = nested_flags(attrs["GoodForMeal"])
     good = [k for k, v in meals.items() if v]
     if good:
         out.append((f"It is a good spot for {_join([_MEAL_WORDS[k] for k in good])}.", "ENT"))
