@@ -214,3 +214,11 @@ def test_a_claim_that_flips_a_yes_no_field_is_contradicted_with_the_field_as_evi
                                                   "attributes.OutdoorSeating: False"}
     assert "the record says attributes.RestaurantsDelivery: False" in flipped.reason
     assert kept.label == Label.ENT and "the record says" not in kept.reason
+
+
+def test_a_spelled_out_state_is_read_as_the_records_postal_code(verifier):
+    """RECORD stores "state": "CA"; an answer that writes "California" states nothing new."""
+    report = verifier.verify(json.dumps(RECORD), "Happy Bistro is a bar located at 5873 Market St in Santa Barbara, California.")
+    claim = report.claims[0]
+    assert "premise lacks" not in claim.reason  # before: "premise lacks california"
+    assert claim.label == Label.ENT
