@@ -19,6 +19,10 @@ def _data_dir():
         return None
 
 
+TINY = ["--ragtruth-limit", "24", "--records", "6", "--max-pairs", "48", "--epochs", "1", "--max-length", "96",
+        "--premise-budget", "64", "--holdout", "0.3"]
+
+
 def test_train_command_rebuilds_a_loadable_artifact(tmp_path, capsys):
     pytest.importorskip("torch", reason="needs the 'train' extra")
     from rt4chart_plugins import Verifier
@@ -27,15 +31,14 @@ def test_train_command_rebuilds_a_loadable_artifact(tmp_path, capsys):
 
     sources = "ragtruth,ragtruth-aug,records" if _data_dir() else "records"
     out = tmp_path / "artifact"
-    rc = main(["train-verifier", "--out", str(out), "--sources", sources, "--ragtruth-limit", "24",
-               "--records", "6", "--max-pairs", "48", "--epochs", "1", "--max-length", "96",
-               "--premise-budget", "64", "--holdout", "0.3"])
+    rc = main(["train-verifier", "--out", str(out), *TINY, "--sources", sources, "--members", "2"])
     assert rc == 0
     printed = capsys.readouterr().out
-    assert "training pairs" in printed and f"wrote {out}" in printed
+    assert "member 2/2 (seed 14)" in printed and f"wrote {out}" in printed
     manifest = json.loads((out / encoder.MANIFEST_FILE).read_text())
     assert manifest["sha256"] == encoder.sha256_file(out / encoder.MODEL_FILE)
     assert manifest["training"]["config"]["max_pairs"] == 48
+    assert [m["seed"] for m in manifest["training"]["members"]] == [13, 14]
     if _data_dir():
         assert "| fp32 |" in printed and manifest["validation"]["fp32"]["pairs"] > 0
     report = Verifier(TrainedJudge(out), decomposition="sentence").verify(
@@ -116,7 +119,9 @@ def test_the_default_recipe_is_the_shipped_artifacts():
     shipped, default = manifest.training["config"], TrainConfig().model_dump(mode="json")
     assert {k: default[k] for k in shipped} == shipped
     # a knob added after the artifact was built must default to off, so the rebuild stays the same
-    assert all(default[k] in (0, None, False) for k in default.keys() - shipped.keys())
+    off = {"members": 1}  # one model: no ensemble
+    assert all(default[k] == off[k] if k in off else default[k] in (0, None, False)
+               for k in default.keys() - shipped.keys())
 
 
 def test_review_rich_records_label_review_summaries_by_what_the_reviews_say():
@@ -150,3 +155,66 @@ def test_review_rich_records_are_off_in_the_shipped_recipe_and_add_pairs_when_on
     rich = data.record_pairs(count, 120, n_records=4, per_record=10, rng=random.Random(0), review_rich=True)
     assert {p.group[:3] for p in plain} == {"rec"} and {p.group[:4] for p in rich} == {"rrec"}
     assert any("review" in p.premise for p in rich) and len(rich) == 40
+
+
+def _probs(model_path, pairs):
+    import numpy as np
+    import onnxruntime as ort
+
+    tok = encoder.load_tokenizer(model_path.parent / encoder.TOKENIZER_FILE, 96)
+    logits = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"]).run(
+        ["logits"], encoder.encode(tok, [c for c, _ in pairs], [p for _, p in pairs]))[0]
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_members_trained_apart_join_into_one_artifact_that_averages_them(tmp_path, capsys):
+    pytest.importorskip("torch", reason="needs the 'train' extra")
+    from rt4chart_plugins.cli import main
+
+    sources = ["--sources", "ragtruth,ragtruth-aug,records" if _data_dir() else "records"]
+    first, second, joined = tmp_path / "s13", tmp_path / "s14", tmp_path / "joined"
+    assert main(["train-verifier", "--out", str(first), *TINY, *sources, "--members", "1"]) == 0
+    assert main(["train-verifier", "--out", str(second), *TINY, *sources, "--members", "1", "--seed", "14"]) == 0
+    capsys.readouterr()
+    assert main(["train-verifier", "--out", str(joined), *TINY, *sources, "--members-from", f"{first},{second}"]) == 0
+    assert "joined 2 members" in capsys.readouterr().out
+    manifest = encoder.load_manifest(joined)[1]  # the joined model's checksum is checked here
+    assert manifest.training["config"]["members"] == 2
+    assert [m["sha256"] for m in manifest.training["members"]] == [
+        encoder.load_manifest(d)[1].sha256 for d in (first, second)]
+    pairs = [("The shop opens at 9 AM.", "The shop opens at 9 AM. It sells bread."),
+             ("It closes at noon.", "The shop opens at 9 AM. It sells bread.")]
+    mean = (_probs(first / encoder.MODEL_FILE, pairs) + _probs(second / encoder.MODEL_FILE, pairs)) / 2
+    assert abs(_probs(joined / encoder.MODEL_FILE, pairs) - mean).max() < 1e-5
+
+    # members in the wrong order (or of another recipe) would make the manifest's recipe false
+    with pytest.raises(SystemExit):
+        main(["train-verifier", "--out", str(tmp_path / "bad"), *TINY, *sources, "--members-from", f"{second},{first}"])
+    assert "was not trained as member 1 of this recipe (differs in ['seed'])" in capsys.readouterr().err
+
+
+def test_merge_refuses_a_model_without_the_encoder_interface(tmp_path):
+    from onnx import TensorProto, helper, save
+
+    from rt4chart_plugins.training.ensemble import merge
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+    save(helper.make_model(helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "g", [x],
+                                             [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])),
+         str(tmp_path / "other.onnx"))
+    with pytest.raises(ValueError, match="expected inputs"):
+        merge([tmp_path / "other.onnx"], tmp_path / "out.onnx")
+
+
+def test_the_combination_is_chosen_by_sentence_and_answer_auc_together(monkeypatch):
+    from rt4chart_plugins.training import train
+
+    aucs = {(0.0, 0.0): (0.850, 0.797), (0.5, 0.3): (0.847, 0.830), (1.0, 0.6): (0.800, 0.900)}
+    monkeypatch.setattr(train, "COMBINE_GRID", [{"coverage": a, "fact": b} for a, b in aucs])
+    monkeypatch.setattr(train, "evaluate", lambda pairs, probs, c: {
+        "combine": c, "answer_auc": aucs[c["coverage"], c["fact"]][0], "sentence_auc": aucs[c["coverage"], c["fact"]][1]})
+    # the best answer AUC alone would pick (0, 0); the mean picks (1.0, 0.6): 0.850 against 0.8385
+    assert train.fit_combination([], [])["combine"] == {"coverage": 1.0, "fact": 0.6}
+    aucs[1.0, 0.6] = (0.830, 0.847)  # a tie on the mean: the simpler combination wins
+    assert train.fit_combination([], [])["combine"] == {"coverage": 0.5, "fact": 0.3}
