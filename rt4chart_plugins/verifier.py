@@ -19,6 +19,7 @@ from .judges.base import Judge
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
 from .pipeline.checks import unsupported_facts
 from .pipeline.fields import YesNoFields
+from .pipeline.hours import OpeningHours
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
@@ -186,15 +187,15 @@ def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], un
                       question: str | None, notes: list[str]) -> None:
     """A claim the judge found supported, but which states a number or a name that the context
     does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
-    structured context ("has TVs" against ``"HasTV": "False"``) is contradicted. The deterministic
-    checks overrule the judge."""
+    structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
+    the record's, is contradicted. The deterministic checks overrule the judge."""
     text = context if isinstance(context, str) else "\n".join(context)
     overruled = flipped = 0
-    fields = YesNoFields([u.text for u in units])
+    fields, hours = YesNoFields([u.text for u in units]), OpeningHours([u.text for u in units])
     for v in verdicts:
         if v.label != Label.ENT:
             continue
-        conflicts = fields.contradicted(v.text)
+        conflicts = fields.contradicted(v.text) + hours.contradicted(v.text)
         if conflicts:
             v.label = Label.CON
             v.evidence = [Evidence.of(units[c.unit]) for c in conflicts]
@@ -211,7 +212,8 @@ def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], un
     if overruled:
         notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
     if flipped:
-        notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field; set to CON")
+        notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field "
+                     f"or other opening hours; set to CON")
 
 
 def _default_reason(j: Judgement) -> str:

@@ -59,3 +59,34 @@ def test_a_claim_that_says_the_opposite_of_a_yes_no_field_is_caught():
     assert flips("It is popular for dinner.") == ["attributes.GoodForMeal.dinner: False"]
     assert flips("Parking is available in a garage or with a valet.") == ["attributes.BusinessParking.valet: False"]
     assert flips("The valet was friendly.") == []  # no word of the parent field (parking)
+
+
+HOURS = ["name: Corner Diner", "hours.Monday: 11:0-22:0", "hours.Tuesday: 11:0-22:0", "hours.Friday: 11:0-23:0",
+         "hours.Saturday: 10:0-0:0", "hours.Sunday: 0:0-0:0"]
+
+
+def _hours_conflicts(claim: str) -> list[str]:
+    from rt4chart_plugins.pipeline.hours import OpeningHours
+
+    return [str(c) for c in OpeningHours(HOURS).contradicted(claim)]
+
+
+def test_hours_a_claim_gives_a_day_against_the_records():
+    assert _hours_conflicts("It serves until midnight on Fridays.") == ["hours.Friday: 11:0-23:0"]
+    assert _hours_conflicts("On Fridays it closes at 11 PM.") == []
+    assert _hours_conflicts("It is open Monday through Tuesday from 9 a.m. to 5 p.m.") == [
+        "hours.Monday: 11:0-22:0", "hours.Tuesday: 11:0-22:0"]
+    assert _hours_conflicts("From Monday to Tuesday it is open from 11 AM to 10 PM, and on Saturdays "
+                            "from 10 AM until midnight.") == []
+    assert _hours_conflicts("It opens at 9 AM on Saturdays.") == ["hours.Saturday: 10:0-0:0"]
+    assert _hours_conflicts("It is closed on Mondays.") == ["hours.Monday: 11:0-22:0"]
+
+
+def test_hours_summaries_vague_days_and_unlisted_days_are_left_alone():
+    # one listed day of the group has the stated hours: a summary ("with later hours on Friday"), not an error
+    assert _hours_conflicts("It is open Monday through Friday from 11 AM to 10 PM, later on Fridays.") == []
+    assert _hours_conflicts("It is open until midnight on most days.") == []
+    assert _hours_conflicts("It is open on Wednesdays from 8 AM to 2 PM.") == []  # the record lists no Wednesday
+    assert _hours_conflicts("It is closed on Sundays.") == []  # 0:0-0:0 says nothing
+    assert _hours_conflicts("On Mondays it opens at 11 AM, closes for a break and opens again at 5 PM.") == []
+    assert _hours_conflicts("It has 4.5 stars and is open late.") == []

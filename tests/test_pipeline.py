@@ -219,3 +219,14 @@ def test_field_check_overrules_an_ent_verdict_that_flips_a_yes_no_field():
     off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False).verify(
         context=record, answer="Blue Spoon has a TV.")
     assert off.claims[0].label == Label.ENT
+
+
+def test_hours_check_overrules_an_ent_verdict_that_gives_a_day_other_hours():
+    record = '{"name": "Blue Spoon", "hours": {"Friday": "9:0-22:0", "Saturday": "9:0-17:0"}}'
+    rules = {"PM": ("Friday", None)}  # the scripted judge supports both sentences
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+        context=record, answer="It closes at 10 PM on Fridays. It closes at 10 PM on Saturdays.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.CON]
+    assert [e.text for e in report.claims[1].evidence] == ["hours.Saturday: 9:0-17:0"]
+    assert "the record says hours.Saturday: 9:0-17:0" in report.claims[1].reason
+    assert any("opening hours" in n for n in report.notes)

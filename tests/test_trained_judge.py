@@ -222,3 +222,14 @@ def test_a_spelled_out_state_is_read_as_the_records_postal_code(verifier):
     claim = report.claims[0]
     assert "premise lacks" not in claim.reason  # before: "premise lacks california"
     assert claim.label == Label.ENT
+
+
+def test_hours_the_record_gives_otherwise_are_contradicted_with_the_days_as_evidence(verifier):
+    """RECORD: Friday 9:0-19:0, Saturday 17:0-0:0. "Until 7 PM" is in the premise (Friday), so the
+    number check passes the Saturday claim; the hours check reads which day the time is for."""
+    report = verifier.verify(json.dumps(RECORD), "It is open until 7 PM on Saturdays. On Fridays it closes at 7 PM.")
+    wrong, right = report.claims
+    assert wrong.label == Label.CON and wrong.probs[Label.ENT] < 0.1
+    assert [e.text for e in wrong.evidence] == ["hours.Saturday: 17:0-0:0"]
+    assert "the record says hours.Saturday: 17:0-0:0" in wrong.reason
+    assert "the record says" not in right.reason

@@ -49,8 +49,8 @@ _CLAUSE = re.compile(
 
 @dataclass(frozen=True)
 class FieldConflict:
-    path: str  # "attributes.HasTV", "attributes.BusinessParking.garage"
-    value: bool
+    path: str  # "attributes.HasTV", "attributes.BusinessParking.garage", "hours.Friday"
+    value: bool | str  # the record's value: a yes/no, or opening hours as it stores them ("11:0-22:0", see .hours)
     unit: int  # index of the context unit that holds the field
 
     def __str__(self) -> str:
