@@ -90,3 +90,28 @@ def test_hours_summaries_vague_days_and_unlisted_days_are_left_alone():
     assert _hours_conflicts("It is closed on Sundays.") == []  # 0:0-0:0 says nothing
     assert _hours_conflicts("On Mondays it opens at 11 AM, closes for a break and opens again at 5 PM.") == []
     assert _hours_conflicts("It has 4.5 stars and is open late.") == []
+
+
+def _hours_confirmed(claim: str) -> list[str] | None:
+    from rt4chart_plugins.pipeline.hours import OpeningHours
+
+    found = OpeningHours(HOURS).confirmed(claim)
+    return None if found is None else [str(c) for c in found]
+
+
+def test_a_sentence_of_nothing_but_hours_the_record_bears_out_is_confirmed():
+    assert _hours_confirmed("Corner Diner is open from 11 AM to 10 PM Monday through Tuesday.") == [
+        "hours.Monday: 11:0-22:0", "hours.Tuesday: 11:0-22:0"]
+    assert _hours_confirmed("On Saturdays it is open from 10 AM until midnight.") == ["hours.Saturday: 10:0-0:0"]
+    # a day the record does not list is closed: the evidence is the hours it does list
+    assert _hours_confirmed("It is closed on Wednesdays and Thursdays.") == [
+        "hours.Monday: 11:0-22:0", "hours.Tuesday: 11:0-22:0", "hours.Friday: 11:0-23:0", "hours.Saturday: 10:0-0:0"]
+
+
+def test_hours_confirmation_is_strict():
+    assert _hours_confirmed("It is open Monday through Friday from 11 AM to 10 PM.") is None  # Friday closes at 11
+    assert _hours_confirmed("It is open from 11 AM to 10 PM on Mondays, for lunch and dinner.") is None  # more than hours
+    assert _hours_confirmed("It is open late on weekends.") is None
+    assert _hours_confirmed("It is closed on Sundays.") is None  # listed as 0:0-0:0: unknown
+    assert _hours_confirmed("It is closed on Fridays.") is None
+    assert _hours_confirmed("It is open on Mondays.") is None  # a day without a time confirms nothing

@@ -230,3 +230,6 @@ def test_hours_check_overrules_an_ent_verdict_that_gives_a_day_other_hours():
     assert [e.text for e in report.claims[1].evidence] == ["hours.Saturday: 9:0-17:0"]
     assert "the record says hours.Saturday: 9:0-17:0" in report.claims[1].reason
     assert any("opening hours" in n for n in report.notes)
+    closed = Verifier(ScriptedJudge({"closed": ("Friday", None)}), decomposition="sentence").verify(
+        context=record, answer="It is closed on Sundays.")
+    assert closed.claims[0].label == Label.ENT  # "Sundays" is in no field, yet the hours confirm it

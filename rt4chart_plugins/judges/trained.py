@@ -42,6 +42,8 @@ _LOADED: dict[tuple[str, int], _Loaded] = {}
 #: the support left to a claim that contradicts a yes/no field or the opening hours of the window
 #: (pipeline/fields.py, pipeline/hours.py)
 FIELD_CONFLICT_SUPPORT = 0.05
+#: the support of a sentence that states only opening hours, each as the window's record has it
+HOURS_CONFIRMED_SUPPORT = 0.9
 _LOAD_LOCK = threading.Lock()
 
 
@@ -122,16 +124,21 @@ class TrainedJudge(Judge):
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
             flipped = fields.contradicted(claim.text) + hours.contradicted(claim.text)  # the record says otherwise
-            p_ent = support(enc_ent, cover, bool(missing or flipped), manifest.combine)
+            confirmed = None if flipped else hours.confirmed(claim.text)  # a sentence of hours, all as the record has them
+            p_ent = support(enc_ent, cover, bool((missing and not confirmed) or flipped), manifest.combine)
             if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
                 p_ent, share = min(p_ent, FIELD_CONFLICT_SUPPORT), 1.0
             else:  # the rest of the mass: contradiction when the premise speaks of what the claim says
                 share = conflict_share(enc_con, enc_nic, cover)
+                if confirmed:  # on generated records: 540 faithful sentences, no other
+                    p_ent = max(p_ent, HOURS_CONFIRMED_SUPPORT)
             p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
             label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
             scores = premise.scores
             ranked = sorted(premise.chosen, key=lambda i: -scores[i])
-            if label == Label.ENT:
+            if label == Label.ENT and confirmed:
+                evidence = [f.unit for f in confirmed]
+            elif label == Label.ENT:
                 evidence = [i for i in ranked[:2] if scores[i] >= 0.5 * scores[ranked[0]] and scores[i] > 0]
             elif flipped:
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
@@ -146,6 +153,7 @@ class TrainedJudge(Judge):
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
                         + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
+                        + (f"; the record's hours confirm it: {', '.join(map(str, confirmed))}" if confirmed else "")
                         + (f"; {'CON' if label == Label.CON else 'NIC'}: the mean of the encoder's CON share and "
                            f"the coverage is {share:.2f}" if label != Label.ENT and not flipped else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},

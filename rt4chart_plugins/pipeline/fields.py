@@ -48,7 +48,9 @@ _CLAUSE = re.compile(
 
 
 @dataclass(frozen=True)
-class FieldConflict:
+class RecordField:
+    """A field of a structured record, quoted as evidence: one a claim contradicts or one that confirms it."""
+
     path: str  # "attributes.HasTV", "attributes.BusinessParking.garage", "hours.Friday"
     value: bool | str  # the record's value: a yes/no, or opening hours as it stores them ("11:0-22:0", see .hours)
     unit: int  # index of the context unit that holds the field
@@ -144,11 +146,11 @@ class YesNoFields:
                   if fields and i not in flagged_units and len(u) <= SHORT_FIELD_CHARS]
         self.fields = [f for f in fields if f.value or not any(_find(f.words, other) is not None for other in others)]
 
-    def contradicted(self, claim: str) -> list[FieldConflict]:
+    def contradicted(self, claim: str) -> list[RecordField]:
         """The fields whose value the claim states the opposite of."""
         if not self.fields:
             return []
-        out: list[FieldConflict] = []
+        out: list[RecordField] = []
         clauses = [_tokens(c) for c in _CLAUSE.split(claim) if c and c.strip()]
         for field in self.fields:
             for tokens in clauses:
@@ -159,6 +161,6 @@ class YesNoFields:
                     continue
                 negated = _negated(tokens[max(0, at - NEGATION_REACH) : at])
                 if negated == field.value:  # says no where the record says yes, or yes where it says no
-                    out.append(FieldConflict(field.path, field.value, field.unit))
+                    out.append(RecordField(field.path, field.value, field.unit))
                 break
         return out

@@ -1,4 +1,4 @@
-"""Opening hours a claim states differently from a structured record.
+"""Opening hours a claim states differently from a structured record, or exactly as it does.
 
 A business record says ``"hours": {"Friday": "11:0-22:0", "Saturday": "11:0-23:0"}``; the answer
 says "it serves until midnight on Fridays and Saturdays". The number check passes such a claim
@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .fields import FieldConflict
+from .fields import RecordField
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
@@ -140,14 +140,24 @@ def _pairs(claim: str) -> list[tuple[_Group, _Times]]:
     return [(g, t) for g, t in pairs if g.days is not None and counts[g.start] == 1]
 
 
+#: words a sentence that only states opening hours may use besides its days and times
+_HOURS_WORDS = frozenset(
+    "it is are its the and also both on from to until till through thru between open opens opening closed "
+    "closes closing close hours daily every day days week weekdays weekend weekends s".split())
+
+
 class OpeningHours:
     """The opening hours of one context (units rendered ``path.hours.Monday: 11:0-22:0``), read
     once, against which many claims are checked."""
 
     def __init__(self, units: Sequence[str]):
         self.hours: dict[int, tuple[int, int, str, str, int]] = {}  # day -> (open, close, path, value, unit)
+        self.unknown: set[int] = set()  # days listed as 0:0-0:0
+        self.name_words: set[str] = set()
         for i, unit in enumerate(units):
             path, sep, value = unit.partition(": ")
+            if sep and path == "name":
+                self.name_words = set(re.findall(r"[a-z]+", value.lower()))
             parts = path.rsplit(".", 2)
             if not sep or len(parts) < 2 or parts[-1].lower() not in DAYS or "hour" not in parts[-2].lower():
                 continue
@@ -158,24 +168,57 @@ class OpeningHours:
             oh, om, ch, cm = (int(x) for x in m.groups())
             opens, closes = (oh * 60 + om) % DAY, (ch * 60 + cm) % DAY
             if opens == closes:  # "0:0-0:0": unknown, or open around the clock
+                self.unknown.add(DAYS.index(parts[-1].lower()))
                 continue
             self.hours[DAYS.index(parts[-1].lower())] = (opens, closes, path, value, i)
 
-    def _conflict(self, day: int) -> FieldConflict:
-        _, _, path, value, unit = self.hours[day]
-        return FieldConflict(path, value, unit)  # quoted as the record has it: "10:0-0:0"
+    def confirmed(self, claim: str) -> list[RecordField] | None:
+        """The record's hours fields that confirm a claim which states nothing but opening hours,
+        every one of which the record bears out ("It is open from 11 AM to 9 PM Sunday through
+        Thursday and closed on Fridays and Saturdays"); None otherwise.
 
-    def contradicted(self, claim: str) -> list[FieldConflict]:
+        Stricter than :meth:`contradicted`: every day of every group must be listed with exactly
+        the stated time (or, for "closed", be absent from hours the record does list), every time
+        must pair with a group, and no word may be left that is not about hours ("open late", "for
+        brunch" and "cash only" all leave one)."""
+        if not self.hours:
+            return None
+        groups, times, pairs = _groups(claim), _times(claim), _pairs(claim)
+        closed = [g for g in groups if g.days is not None and _CLOSED.search(claim[max(0, g.start - 25) : g.start])]
+        paired = {g.start for g, _ in pairs}
+        if (not pairs and not closed) or len(pairs) != len(times) or any(
+                g.days is None or (g.start not in paired and g not in closed) for g in groups):
+            return None
+        for g, t in pairs:
+            for d in g.days or ():
+                if d not in self.hours or (t.open is not None and t.open != self.hours[d][0]) or (
+                        t.close is not None and t.close != self.hours[d][1]):
+                    return None
+        if any(d in self.hours or d in self.unknown for g in closed for d in g.days or ()):
+            return None
+        rest = claim
+        for start, end in sorted([(g.start, g.end) for g in groups] + [(t.start, t.end) for t in times], reverse=True):
+            rest = rest[:start] + " " + rest[end:]
+        if set(re.findall(r"[a-z]+", rest.lower())) - _HOURS_WORDS - self.name_words:
+            return None
+        days = [d for g, _ in pairs for d in g.days or ()] if pairs else []
+        return [self._field(d) for d in dict.fromkeys(days or sorted(self.hours))]
+
+    def _field(self, day: int) -> RecordField:
+        _, _, path, value, unit = self.hours[day]
+        return RecordField(path, value, unit)  # quoted as the record has it: "10:0-0:0"
+
+    def contradicted(self, claim: str) -> list[RecordField]:
         """The record's hours for the days the claim gives other times for, or says are closed."""
         if not self.hours:
             return []
-        out: list[FieldConflict] = []
+        out: list[RecordField] = []
         for group, t in _pairs(claim):
             listed = [d for d in dict.fromkeys(group.days or ()) if d in self.hours]
             if listed and not any((t.open is None or t.open == self.hours[d][0]) and
                                   (t.close is None or t.close == self.hours[d][1]) for d in listed):
-                out.extend(self._conflict(d) for d in listed)
+                out.extend(self._field(d) for d in listed)
         for g in _groups(claim):
             if g.days is not None and _CLOSED.search(claim[max(0, g.start - 25) : g.start]):
-                out.extend(self._conflict(d) for d in dict.fromkeys(g.days) if d in self.hours)
+                out.extend(self._field(d) for d in dict.fromkeys(g.days) if d in self.hours)
         return list(dict.fromkeys(out))
