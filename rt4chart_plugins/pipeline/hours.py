@@ -18,6 +18,10 @@ It is built for precision, like the yes/no field check (:mod:`.fields`):
   not an error;
 - "closed on Sundays" is contradicted when the record gives Sunday hours. A day the record does
   not list, or lists as ``0:0-0:0`` (Yelp's "unknown or 24 hours"), is never held against a claim.
+
+The other way round, a sentence that states nothing but opening hours, each exactly as the record
+has them, is confirmed (:meth:`OpeningHours.confirmed`). The encoder and the name check otherwise
+read "closed on Wednesdays" as baseless, since a closed day is one the record does not list.
 """
 
 from __future__ import annotations
