@@ -202,7 +202,7 @@ def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], un
             v.reason = f"the record says {', '.join(map(str, conflicts))} (judge: {v.reason})"
             flipped += 1
             continue
-        if hours.confirmed(v.text):  # "closed on Fridays": a day the record lacks is what confirms it
+        if hours.confirmed(v.text) or fields.confirmed(v.text):  # "closed on Fridays": no field names Friday
             continue
         missing = unsupported_facts(v.text, text, question)
         if missing:

@@ -115,3 +115,23 @@ def test_hours_confirmation_is_strict():
     assert _hours_confirmed("It is closed on Sundays.") is None  # listed as 0:0-0:0: unknown
     assert _hours_confirmed("It is closed on Fridays.") is None
     assert _hours_confirmed("It is open on Mondays.") is None  # a day without a time confirms nothing
+
+
+RECORD_UNITS = ["name: Blue Spoon", "attributes.RestaurantsTakeOut: True", "attributes.RestaurantsDelivery: False",
+                "attributes.GoodForKids: True", "attributes.BusinessParking: {'garage': False, 'street': True}"]
+
+
+def test_a_sentence_of_nothing_but_yes_no_attributes_the_record_bears_out_is_confirmed():
+    from rt4chart_plugins.pipeline.fields import YesNoFields
+
+    fields = YesNoFields(RECORD_UNITS)
+    found = fields.confirmed("Blue Spoon offers takeout but does not deliver, and it is good for kids.")
+    assert [str(f) for f in found] == ["attributes.RestaurantsTakeOut: True", "attributes.RestaurantsDelivery: False",
+                                       "attributes.GoodForKids: True"]
+    assert [str(f) for f in fields.confirmed("Street parking is available.")] == [
+        "attributes.BusinessParking.street: True"]
+    assert fields.confirmed("It offers delivery.") is None  # the opposite
+    assert fields.confirmed("It offers takeout and has great food.") is None  # more than attributes
+    assert fields.confirmed("It is a great spot for kids.") is None
+    assert fields.confirmed("It offers takeout, and the staff is friendly.") is None  # a clause with no field
+    assert fields.confirmed("It has garage parking.") is None

@@ -42,8 +42,9 @@ _LOADED: dict[tuple[str, int], _Loaded] = {}
 #: the support left to a claim that contradicts a yes/no field or the opening hours of the window
 #: (pipeline/fields.py, pipeline/hours.py)
 FIELD_CONFLICT_SUPPORT = 0.05
-#: the support of a sentence that states only opening hours, each as the window's record has it
-HOURS_CONFIRMED_SUPPORT = 0.9
+#: the support of a sentence that states only opening hours, or only yes/no attributes, each as
+#: the window's record has it
+RECORD_CONFIRMED_SUPPORT = 0.9
 _LOAD_LOCK = threading.Lock()
 
 
@@ -124,14 +125,15 @@ class TrainedJudge(Judge):
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
             flipped = fields.contradicted(claim.text) + hours.contradicted(claim.text)  # the record says otherwise
-            confirmed = None if flipped else hours.confirmed(claim.text)  # a sentence of hours, all as the record has them
+            # a sentence of nothing but hours, or of yes/no attributes, each as the record has it
+            confirmed = None if flipped else hours.confirmed(claim.text) or fields.confirmed(claim.text)
             p_ent = support(enc_ent, cover, bool((missing and not confirmed) or flipped), manifest.combine)
             if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
                 p_ent, share = min(p_ent, FIELD_CONFLICT_SUPPORT), 1.0
             else:  # the rest of the mass: contradiction when the premise speaks of what the claim says
                 share = conflict_share(enc_con, enc_nic, cover)
-                if confirmed:  # on generated records: 540 faithful sentences, no other
-                    p_ent = max(p_ent, HOURS_CONFIRMED_SUPPORT)
+                if confirmed:  # on generated records: 1,327 faithful sentences, no other (docs)
+                    p_ent = max(p_ent, RECORD_CONFIRMED_SUPPORT)
             p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
             label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
             scores = premise.scores
@@ -153,7 +155,7 @@ class TrainedJudge(Judge):
                         f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
                         + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
-                        + (f"; the record's hours confirm it: {', '.join(map(str, confirmed))}" if confirmed else "")
+                        + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")
                         + (f"; {'CON' if label == Label.CON else 'NIC'}: the mean of the encoder's CON share and "
                            f"the coverage is {share:.2f}" if label != Label.ENT and not flipped else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},

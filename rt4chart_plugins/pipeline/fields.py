@@ -36,6 +36,10 @@ _SYNONYMS = {
     "meal": ("meal", "breakfast", "brunch", "lunch", "dinner", "dessert", "latenight"),
 }
 _NEGATION = frozenset("not no never without lack lacking neither nor cannot none nt".split())
+#: words a sentence of yes/no attributes may use besides the fields' names (tokens as _tokens gives them)
+_CONFIRM_WORDS = _NEGATION | frozenset(
+    "it its is are the a an and or also both offer offers has have provide accept take serve allow welcome "
+    "feature available doe do can there option their customer guest".split())  # "does" folds to "doe"
 SHORT_FIELD_CHARS = 120  # a field this short (a name, categories) states facts; a review sentence tells a story
 NEGATION_REACH = 5  # tokens before the field's name that a negation may sit in: "does not deliver or accept reservations"
 #: "and"/"but" before one of these starts a new predicate, which a negation before it does not reach
@@ -145,6 +149,41 @@ class YesNoFields:
         others = [_tokens(u) for i, u in enumerate(units)
                   if fields and i not in flagged_units and len(u) <= SHORT_FIELD_CHARS]
         self.fields = [f for f in fields if f.value or not any(_find(f.words, other) is not None for other in others)]
+        self.name_words = {w for u in units if u.startswith("name: ") for w in _tokens(u[6:])}
+
+    def confirmed(self, claim: str) -> list[RecordField] | None:
+        """The fields that confirm a claim made of nothing but yes/no attributes, each as the record
+        has it ("It offers takeout and delivery but does not take reservations"); None otherwise.
+
+        Every clause must name at least one field with the record's polarity, and no word may be
+        left besides the fields' names and :data:`_CONFIRM_WORDS` ("only accepts cash", "great for
+        families" and "free WiFi" all leave one)."""
+        if not self.fields:
+            return None
+        cited: list[RecordField] = []
+        for clause in _CLAUSE.split(claim):
+            tokens = _tokens(clause or "")
+            if not tokens:
+                continue
+            covered: set[int] = set()
+            named = False
+            for field in self.fields:
+                at = _find(field.words, tokens)
+                if at is None:
+                    continue
+                parents = [i for i, t in enumerate(tokens) for w in field.parent if t in _SYNONYMS.get(w, (w,))]
+                if field.parent and not parents:
+                    continue
+                if _negated(tokens[max(0, at - NEGATION_REACH) : at]) == field.value:
+                    return None  # says the opposite: contradicted() reports it
+                named = True
+                covered.update(range(at, at + len(field.words)), parents)
+                covered.update(i for i in (at - 2, at - 1) if i >= 0 and tokens[i] in ("good", "for"))
+                cited.append(RecordField(field.path, field.value, field.unit))
+            left = [t for i, t in enumerate(tokens) if i not in covered and t not in _CONFIRM_WORDS and t not in self.name_words]
+            if not named or left:
+                return None
+        return list(dict.fromkeys(cited)) or None
 
     def contradicted(self, claim: str) -> list[RecordField]:
         """The fields whose value the claim states the opposite of."""
