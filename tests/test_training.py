@@ -195,6 +195,7 @@ def test_members_trained_apart_join_into_one_artifact_that_averages_them(tmp_pat
 
 
 def test_merge_refuses_a_model_without_the_encoder_interface(tmp_path):
+    pytest.importorskip("onnx", reason="needs the 'train' extra")
     from onnx import TensorProto, helper, save
 
     from rt4chart_plugins.training.ensemble import merge
