@@ -135,3 +135,10 @@ def test_a_sentence_of_nothing_but_yes_no_attributes_the_record_bears_out_is_con
     assert fields.confirmed("It is a great spot for kids.") is None
     assert fields.confirmed("It offers takeout, and the staff is friendly.") is None  # a clause with no field
     assert fields.confirmed("It has garage parking.") is None
+
+
+def test_hours_read_any_spacing_of_a_clock_time_and_never_fail_on_odd_text():
+    assert _hours_conflicts("It serves until 12\tA.M. on Fridays.") == ["hours.Friday: 11:0-23:0"]
+    for odd in ("", "Monday", "from 99 PM to 7 AM on Mondays", "closed closed on on", "10pm-" * 50):
+        assert isinstance(_hours_conflicts(odd), list)  # a well-defined result, whatever the text
+        assert _hours_confirmed(odd) is None or isinstance(_hours_confirmed(odd), list)

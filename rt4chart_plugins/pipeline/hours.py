@@ -56,14 +56,16 @@ REACH_BEFORE = 60  # characters from a day group to a later time of it ("On Mond
 DAY = 24 * 60
 
 
-def _minutes(text: str) -> int:
-    t = text.lower().replace(".", "").replace(" ", "")
+def _minutes(text: str) -> int | None:
+    """Minutes after midnight of a clock time that _TIME matched; None for one it cannot read."""
+    t = re.sub(r"[\s.]+", "", text.lower())  # "5 p.m.", "5\tPM" and "5pm" alike
     if t == "noon":
         return 12 * 60
     if t == "midnight":
         return 0
-    m = re.match(r"(\d{1,2})(?::(\d{2}))?([ap])m", t)
-    assert m, text  # the caller matched _TIME
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?([ap])m", t)
+    if m is None:
+        return None
     hour = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0)
     return (hour * 60 + int(m.group(2) or 0)) % DAY
 
@@ -116,14 +118,18 @@ def _groups(claim: str) -> list[_Group]:
 def _times(claim: str) -> list[_Times]:
     out = []
     for m in _TIMES.finditer(claim):
+        a = _minutes(m.group("a"))
+        b = _minutes(m.group("b")) if m.group("b") else None
+        if a is None or (m.group("b") and b is None):
+            continue
         if m.group("b"):
-            out.append(_Times(m.start(), m.end(), _minutes(m.group("a")), _minutes(m.group("b"))))
+            out.append(_Times(m.start(), m.end(), a, b))
             continue
         before = claim[max(0, m.start() - 20) : m.start()]
         if _CLOSE_CUE.search(before):
-            out.append(_Times(m.start(), m.end(), None, _minutes(m.group("a"))))
+            out.append(_Times(m.start(), m.end(), None, a))
         elif _OPEN_CUE.search(before):
-            out.append(_Times(m.start(), m.end(), _minutes(m.group("a")), None))
+            out.append(_Times(m.start(), m.end(), a, None))
     return out
 
 
