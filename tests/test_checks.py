@@ -58,6 +58,8 @@ def test_a_claim_that_says_the_opposite_of_a_yes_no_field_is_caught():
     assert flips("It is a breakfast spot.") == []  # another field (categories) says so
     assert flips("It is popular for dinner.") == ["attributes.GoodForMeal.dinner: False"]
     assert flips("Parking is available in a garage or with a valet.") == ["attributes.BusinessParking.valet: False"]
+    assert flips("TVs are not available.") == []  # denied after the name: the record agrees
+    assert flips("Delivery is not offered.") == ["attributes.RestaurantsDelivery: True"]
     assert flips("The valet was friendly.") == []  # no word of the parent field (parking)
 
 

@@ -42,6 +42,7 @@ _CONFIRM_WORDS = _NEGATION | frozenset(
     "feature available doe do can there option their customer guest".split())  # "does" folds to "doe"
 SHORT_FIELD_CHARS = 120  # a field this short (a name, categories) states facts; a review sentence tells a story
 NEGATION_REACH = 5  # tokens before the field's name that a negation may sit in: "does not deliver or accept reservations"
+_COPULAS = frozenset("is are was were".split())
 #: "and"/"but" before one of these starts a new predicate, which a negation before it does not reach
 _VERBS = frozenset("offer has is accept take serve allow provide welcome feature come".split())
 #: where a negation stops applying: "offers takeout, but no delivery"
@@ -127,6 +128,14 @@ def _find(words: list[str], tokens: list[str]) -> int | None:
     return None
 
 
+def _said_no(tokens: list[str], at: int, length: int) -> bool:
+    """Whether the clause denies the field named at ``tokens[at : at + length]``: a negation before
+    it ("does not deliver"), or a denying copula right after it ("dogs are not allowed")."""
+    after = tokens[at + length : at + length + 2]
+    return _negated(tokens[max(0, at - NEGATION_REACH) : at]) or (
+        len(after) == 2 and after[0] in _COPULAS and after[1] in _NEGATION)
+
+
 def _negated(before: list[str]) -> bool:
     negated = False
     for k, token in enumerate(before):
@@ -174,7 +183,7 @@ class YesNoFields:
                 parents = [i for i, t in enumerate(tokens) for w in field.parent if t in _SYNONYMS.get(w, (w,))]
                 if field.parent and not parents:
                     continue
-                if _negated(tokens[max(0, at - NEGATION_REACH) : at]) == field.value:
+                if _said_no(tokens, at, len(field.words)) == field.value:
                     return None  # says the opposite: contradicted() reports it
                 named = True
                 covered.update(range(at, at + len(field.words)), parents)
@@ -198,7 +207,7 @@ class YesNoFields:
                     continue
                 if field.parent and not any(t in _SYNONYMS.get(w, (w,)) for t in tokens for w in field.parent):
                     continue
-                negated = _negated(tokens[max(0, at - NEGATION_REACH) : at])
+                negated = _said_no(tokens, at, len(field.words))
                 if negated == field.value:  # says no where the record says yes, or yes where it says no
                     out.append(RecordField(field.path, field.value, field.unit))
                 break
