@@ -301,7 +301,9 @@ def join_members(cfg: TrainConfig, dirs: list[Path], out_dir: Path, *, data_dir:
     if len(quantized) > 1:
         raise ValueError("members mix int8 and fp32 models")
     base = _base_model_dir()
-    _, val = build_pairs(cfg.model_copy(update={"sources": ("ragtruth",), "max_pairs": None}),
+    # the validation rows are RAGTruth's: without RAGTruth in the recipe there are none, as in run()
+    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
+    _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None}),
                          encoder.token_counter(base / encoder.TOKENIZER_FILE), data_dir)
     members = [{"seed": cfg.seed + k, "sha256": m.sha256, "pairs": m.training.get("pairs"),
                 "seconds": m.training.get("seconds")} for k, m in enumerate(manifests)]
