@@ -216,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="benchmark RT4CHART systems on RAGTruth or WiCE")
     b.add_argument("--dataset", choices=["ragtruth", "wice", "records"], default="ragtruth",
-                   help="records: hand-written answers about generated business records (a Data2txt-style dev set)")
+                   help="records: hand-written answers about generated business records (a Data2txt-style dev "
+                        "set; --subset dev, blind or both)")
     b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
                                     "WiCE default: all claims)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")

@@ -374,5 +374,16 @@ def test_records_dev_set_marks_exactly_its_unfaithful_sentences(tmp_path, capsys
     assert cli.main(argv) == 0
     summary = json.loads((tmp_path / "r" / "records-all" / "summary.json").read_text())
     assert summary["systems"]["flag-all"]["by_task"]["Data2txt"]["n"] == 33
-    with pytest.raises(InvalidInput, match="no subsets"):
+    with pytest.raises(InvalidInput, match="has the subsets dev, blind, both"):
         run_benchmark(dataset="records", subset="test-150", out=tmp_path / "r")
+
+
+def test_the_blind_records_set_is_its_own_subset_with_gold_spans_on_its_unfaithful_sentences():
+    from rt4chart_plugins.bench import records_blind, records_dev
+
+    blind, dev = records_dev.rows("blind"), records_dev.rows()
+    assert len(blind) == 37 and sum(r.hallucinated for r in blind) == 25
+    assert not {r.context for r in blind} & {r.context for r in dev}  # other records
+    unfaithful = {t for s in records_blind.SENTENCES.values() for t, label in s if label != "E"}
+    assert all(row.answer[g.start:g.end] in unfaithful for row in blind for g in row.labels)
+    assert len(records_dev.rows("both")) == 70

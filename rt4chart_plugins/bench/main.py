@@ -58,10 +58,11 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     if dataset not in ("ragtruth", "wice", "records"):
         raise InvalidInput(f"unknown dataset {dataset!r}: use ragtruth, wice or records")
     if dataset == "records":  # generated contexts, hand-written answers: no shared data needed
-        if subset not in (None, "all") or split:
-            raise InvalidInput("the records dev set has no subsets or splits; drop --subset and --split")
+        if subset not in (None, "all", *records_dev.SUBSETS) or split:  # "all": the CLI's name for no subset
+            raise InvalidInput(f"the records dev set has the subsets {', '.join(records_dev.SUBSETS)} "
+                               "(default dev) and no splits")
         root: Path | str = "(generated: rt4chart_plugins.bench.records_dev)"
-        rows: list = records_dev.rows()[:limit]
+        rows: list = records_dev.rows(subset if subset in records_dev.SUBSETS else "dev")[:limit]
     elif dataset == "ragtruth":
         root = resolve_data_dir(data_dir)
         rows = load_ragtruth(root, subset, split=split, limit=limit)

@@ -118,12 +118,20 @@ def _row(row_id: str, context: str, sentences: list[tuple[str, str]]) -> RagTrut
                        question=None, hallucinated=bool(labels), labels=tuple(labels))
 
 
-def rows() -> list[RagTruthRow]:
-    """The 33 answers, in a fixed order (ids ``rec<seed>-ok<k>`` and ``rec<seed>-bad<k>``)."""
-    from ..training.records import record_context, review_record  # generated on demand, never stored
+SUBSETS = ("dev", "blind", "both")
 
+
+def rows(subset: str = "dev") -> list[RagTruthRow]:
+    """The answers, in a fixed order (ids ``rec<seed>-ok<k>`` and ``rec<seed>-bad<k>``): the 33 of
+    this set (``dev``), the 37 of the set written blind (``blind``, :mod:`.records_blind`), or ``both``."""
+    from ..training.records import record_context, review_record  # generated on demand, never stored
+    from .records_blind import SENTENCES as BLIND
+
+    if subset not in SUBSETS:
+        raise ValueError(f"unknown records subset {subset!r}: use one of {', '.join(SUBSETS)}")
+    chosen = {"dev": SENTENCES, "blind": BLIND, "both": {**SENTENCES, **BLIND}}[subset]
     out: list[RagTruthRow] = []
-    for seed, sentences in SENTENCES.items():
+    for seed, sentences in chosen.items():
         context = record_context(review_record(random.Random(seed)))
         faithful = [i for i, (_, label) in enumerate(sentences) if label == "E"]
         for k in range(0, len(faithful), 4):
