@@ -133,8 +133,12 @@ def _times(claim: str) -> list[_Times]:
     return out
 
 
-def _pairs(claim: str) -> list[tuple[_Group, _Times]]:
-    groups, times = _groups(claim), _times(claim)
+def _closed(claim: str, groups: list[_Group]) -> list[_Group]:
+    """The groups the claim calls closed ("closed on Sundays")."""
+    return [g for g in groups if g.days is not None and _CLOSED.search(claim[max(0, g.start - 25) : g.start])]
+
+
+def _pairs(claim: str, groups: list[_Group], times: list[_Times]) -> list[tuple[_Group, _Times]]:
     pairs: list[tuple[_Group, _Times]] = []
     for t in times:
         after = next((g for g in groups if g.start >= t.end), None)
@@ -193,8 +197,8 @@ class OpeningHours:
         brunch" and "cash only" all leave one)."""
         if not self.hours:
             return None
-        groups, times, pairs = _groups(claim), _times(claim), _pairs(claim)
-        closed = [g for g in groups if g.days is not None and _CLOSED.search(claim[max(0, g.start - 25) : g.start])]
+        groups, times = _groups(claim), _times(claim)
+        pairs, closed = _pairs(claim, groups, times), _closed(claim, groups)
         paired = {g.start for g, _ in pairs}
         if (not pairs and not closed) or len(pairs) != len(times) or any(
                 g.days is None or (g.start not in paired and g not in closed) for g in groups):
@@ -223,12 +227,12 @@ class OpeningHours:
         if not self.hours:
             return []
         out: list[RecordField] = []
-        for group, t in _pairs(claim):
+        groups = _groups(claim)
+        for group, t in _pairs(claim, groups, _times(claim)):
             listed = [d for d in dict.fromkeys(group.days or ()) if d in self.hours]
             if listed and not any((t.open is None or t.open == self.hours[d][0]) and
                                   (t.close is None or t.close == self.hours[d][1]) for d in listed):
                 out.extend(self._field(d) for d in listed)
-        for g in _groups(claim):
-            if g.days is not None and _CLOSED.search(claim[max(0, g.start - 25) : g.start]):
-                out.extend(self._field(d) for d in dict.fromkeys(g.days) if d in self.hours)
+        for g in _closed(claim, groups):
+            out.extend(self._field(d) for d in dict.fromkeys(g.days or ()) if d in self.hours)
         return list(dict.fromkeys(out))
