@@ -128,6 +128,19 @@ def _find(words: list[str], tokens: list[str]) -> int | None:
     return None
 
 
+def _mention(field: _Field, tokens: list[str]) -> tuple[int, list[int]] | None:
+    """Where a clause names ``field``: the index of its name's first word, and the positions of
+    its parent's words (a nested flag counts only with its parent named: "garage parking"); None
+    when it does not."""
+    at = _find(field.words, tokens)
+    if at is None:
+        return None
+    parents = [i for i, t in enumerate(tokens) if any(t in _SYNONYMS.get(w, (w,)) for w in field.parent)]
+    if field.parent and not parents:
+        return None
+    return at, parents
+
+
 def _said_no(tokens: list[str], at: int, length: int) -> bool:
     """Whether the clause denies the field named at ``tokens[at : at + length]``: a negation before
     it ("does not deliver"), or a denying copula right after it ("dogs are not allowed")."""
@@ -177,12 +190,10 @@ class YesNoFields:
             covered: set[int] = set()
             named = False
             for field in self.fields:
-                at = _find(field.words, tokens)
-                if at is None:
+                mention = _mention(field, tokens)
+                if mention is None:
                     continue
-                parents = [i for i, t in enumerate(tokens) for w in field.parent if t in _SYNONYMS.get(w, (w,))]
-                if field.parent and not parents:
-                    continue
+                at, parents = mention
                 if _said_no(tokens, at, len(field.words)) == field.value:
                     return None  # says the opposite: contradicted() reports it
                 named = True
@@ -202,11 +213,10 @@ class YesNoFields:
         clauses = [_tokens(c) for c in _CLAUSE.split(claim) if c and c.strip()]
         for field in self.fields:
             for tokens in clauses:
-                at = _find(field.words, tokens)
-                if at is None:
+                mention = _mention(field, tokens)
+                if mention is None:
                     continue
-                if field.parent and not any(t in _SYNONYMS.get(w, (w,)) for t in tokens for w in field.parent):
-                    continue
+                at = mention[0]
                 negated = _said_no(tokens, at, len(field.words))
                 if negated == field.value:  # says no where the record says yes, or yes where it says no
                     out.append(RecordField(field.path, field.value, field.unit))
