@@ -18,8 +18,7 @@ from .errors import InvalidInput
 from .judges.base import Judge
 from .pipeline.aggregate import answer_verdict, unfaithful_spans
 from .pipeline.checks import unsupported_facts
-from .pipeline.fields import YesNoFields
-from .pipeline.hours import OpeningHours
+from .pipeline.record import RecordChecks
 from .pipeline.decompose import decompose
 from .pipeline.evidence import anchor_phrase
 from .pipeline.global_ import verify_global
@@ -191,18 +190,18 @@ def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], un
     the record's, is contradicted. The deterministic checks overrule the judge."""
     text = context if isinstance(context, str) else "\n".join(context)
     overruled = flipped = 0
-    fields, hours = YesNoFields([u.text for u in units]), OpeningHours([u.text for u in units])
+    record = RecordChecks([u.text for u in units])
     for v in verdicts:
         if v.label != Label.ENT:
             continue
-        conflicts = fields.contradicted(v.text) + hours.contradicted(v.text)
+        conflicts, confirmed = record.read(v.text)
         if conflicts:
             v.label = Label.CON
             v.evidence = [Evidence.of(units[c.unit]) for c in conflicts]
             v.reason = f"the record says {', '.join(map(str, conflicts))} (judge: {v.reason})"
             flipped += 1
             continue
-        if hours.confirmed(v.text) or fields.confirmed(v.text):  # "closed on Fridays": no field names Friday
+        if confirmed:  # "closed on Fridays": no field names Friday
             continue
         missing = unsupported_facts(v.text, text, question)
         if missing:

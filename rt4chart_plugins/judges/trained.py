@@ -20,8 +20,7 @@ from typing import Any
 from ..types import Cost, Judgement, Label, Sentence
 from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from ..pipeline.checks import unsupported_facts
-from ..pipeline.fields import YesNoFields
-from ..pipeline.hours import OpeningHours
+from ..pipeline.record import RecordChecks
 from .encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, conflict_share, encode, load_manifest, load_tokenizer,
                       support, token_counter)
 from .localize import clause_spans, unsupported_phrase, weakest_clauses
@@ -115,7 +114,7 @@ class TrainedJudge(Judge):
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
         premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget)
-        fields, hours = YesNoFields(texts), OpeningHours(texts)
+        record = RecordChecks(texts)
         question = premise_question(request)
         picked = [premises.pick(c.text, question) for c in request.claims]
         probs = self._probs(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
@@ -124,9 +123,9 @@ class TrainedJudge(Judge):
             enc_ent, enc_con, enc_nic = p
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
-            flipped = fields.contradicted(claim.text) + hours.contradicted(claim.text)  # the record says otherwise
-            # a sentence of nothing but hours, or of yes/no attributes, each as the record has it
-            confirmed = None if flipped else hours.confirmed(claim.text) or fields.confirmed(claim.text)
+            # the record says otherwise; or the claim is nothing but hours, or nothing but yes/no
+            # attributes, each as the record has it
+            flipped, confirmed = record.read(claim.text)
             p_ent = support(enc_ent, cover, bool((missing and not confirmed) or flipped), manifest.combine)
             if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
                 p_ent, share = min(p_ent, FIELD_CONFLICT_SUPPORT), 1.0
