@@ -159,13 +159,12 @@ def test_review_rich_records_are_off_in_the_shipped_recipe_and_add_pairs_when_on
 
 def _probs(model_path, pairs):
     import numpy as np
-    import onnxruntime as ort
+
+    from rt4chart_plugins.training.train import onnx_probs
 
     tok = encoder.load_tokenizer(model_path.parent / encoder.TOKENIZER_FILE, 96)
-    logits = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"]).run(
-        ["logits"], encoder.encode(tok, [c for c, _ in pairs], [p for _, p in pairs]))[0]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    return np.asarray(onnx_probs(model_path, tok, [data.Pair(claim=c, premise=p, label=0, source="test", group="g")
+                                                   for c, p in pairs]))
 
 
 def test_members_trained_apart_join_into_one_artifact_that_averages_them(tmp_path, capsys):
