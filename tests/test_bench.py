@@ -266,6 +266,26 @@ def test_floor_flags_everything_without_a_judge(tmp_path):
     assert s["span"]["recall"] == 1.0
 
 
+def test_oracle_flags_exactly_the_sentences_and_clauses_the_gold_spans_touch(tmp_path):
+    answer = "The trial lasts 14 days. It applies to all users, and it comes with free support for a year."
+    rows = [RagTruthRow("o1", "QA", "train", CONTEXT, answer, None, True,
+                        (GoldSpan(answer.index("it comes"), len(answer) - 1, "Evident Baseless Info"),)),
+            *_rows()]
+    out = tmp_path / "oracle.jsonl"
+    assert run_system(SYSTEMS["oracle"], rows, out, progress=False).ok == 4
+    recs = load_records(out)
+    second = answer.index("It applies")
+    assert recs["o1"]["spans"] == [[second, len(answer)]]  # the whole sentence
+    assert recs["o1"]["phrase_spans"] == [[answer.index("and it comes"), len(answer) - 1]]  # its gold clause
+    assert [c["label"] for c in recs["o1"]["claims"]] == ["ENT", "NIC"]
+    assert recs["r2"]["label"] == "CON" and not recs["r1"]["hallucinated"]
+    s = metrics.evaluate_ragtruth(rows, recs)["overall"]
+    assert s["answer"]["f1"] == 1.0 and s["span"]["recall"] == 1.0 and s["span"]["precision"] < 1.0
+    assert s["phrase_span"]["precision"] > s["span"]["precision"]
+    with pytest.raises(InvalidInput, match="WiCE"):
+        select("oracle", "wice")
+
+
 def test_system_selection():
     assert [s.name for s in select("rt4chart-sentence,flag-all", "ragtruth")] == ["rt4chart-sentence", "flag-all"]
     assert SYSTEMS["rt4chart-no-global"].pipeline_config("wice") == {"global_verification": False,

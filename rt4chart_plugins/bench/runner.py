@@ -15,6 +15,8 @@ from pathlib import Path
 
 from ..types import Label, Report
 from ..detector import Detector
+from ..judges.localize import clause_spans
+from ..pipeline.segment import segment_answer
 from .external import Endpoint, run_external
 from .systems import System
 
@@ -104,6 +106,33 @@ def floor_record(row_id: str, answer: str) -> dict:
             "judge": "none", "notes": []}
 
 
+def oracle_record(row) -> dict:
+    """The ceiling of sentence- and clause-level verdicts: the answer sentences that overlap a gold
+    span (``spans``) and their clauses that do (``phrase_spans``), labelled CON when a Conflict span
+    touches them, else NIC. It shows how much span F1 a perfect detector loses to the granularity
+    of its verdicts alone, since gold spans are phrases and a sentence is mostly faithful words."""
+    claims, spans, phrases = [], [], []
+    for k, s in enumerate(segment_answer(row.answer)):
+        gold = [g for g in row.labels if g.overlaps(s.start, s.end)]
+        label = "CON" if any(g.kind == "conflict" for g in gold) else "NIC" if gold else "ENT"
+        if gold:
+            spans.append([s.start, s.end])
+            phrases += [[s.start + a, s.start + b] for a, b in clause_spans(s.text)
+                        if any(g.overlaps(s.start + a, s.start + b) for g in gold)]
+        claims.append({"id": k, "text": s.text, "label": label, "judged": True, "span": [s.start, s.end],
+                       "phrase_span": None, "evidence": [], "evidence_sentence_ids": [],
+                       "p_ent": 0.0 if gold else 1.0, "error": None})
+    flagged = [c for c in claims if c["label"] != "ENT"]
+    return {"id": row.id, "ok": True, "error": None, "state": "verified" if claims else "no_claims",
+            "label": next((lab for lab in ("CON", "NIC") if any(c["label"] == lab for c in claims)), "ENT"),
+            "hallucinated": bool(flagged), "score": len(flagged) / len(claims) if claims else 0.0,
+            "claim_score": 1.0 if flagged else 0.0,
+            "sentence_scores": [[*c["span"], 1.0 - c["p_ent"]] for c in claims],
+            "spans": spans, "phrase_spans": phrases, "evidence": [], "claims": claims,
+            "cost": {"judge_calls": 0, "cache_hits": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0},
+            "judge": "none", "notes": ["reads the gold labels: a ceiling, not a detector"]}
+
+
 def load_records(path: Path) -> dict[str, dict]:
     """Records by id; a line cut by an interruption is ignored; a later line for an id wins."""
     out: dict[str, dict] = {}
@@ -155,6 +184,9 @@ def run_system(system: System, rows: Sequence, out_path: Path, *,
         if system.floor:
             for r in todo:
                 write(floor_record(r.id, r.verify_input()["answer"]))
+        elif system.oracle:
+            for r in todo:
+                write(oracle_record(r))
         elif system.external and todo:
             assert endpoint is not None, "an external system needs an endpoint"
             ep = endpoint()

@@ -1,5 +1,5 @@
 """The systems a benchmark compares: RT4CHART configurations, GASP scorers, the frameworks' own
-metrics, the hidden-state readout and the floor.
+metrics, the hidden-state readout, the floor and the ceiling.
 
 Every RT4CHART system uses the same judge (the one chosen on the command line); only pipeline
 knobs differ, so a row of the table isolates what that knob buys. GASP systems use no judge; the
@@ -21,6 +21,7 @@ class System:
     description: str
     config: dict[str, Any] = field(default_factory=dict)  # PipelineConfig overrides
     floor: bool = False  # no judge: flags every answer, whole answer as the span
+    oracle: bool = False  # no judge: reads the gold labels, flags exactly the sentences and clauses they touch
     external: bool = False  # not RT4CHART: run through an OpenAI-compatible endpoint (bench/external.py)
     gasp_model: str | None = None  # GASP with this scorer instead of RT4CHART (no judge)
     readout_model: str | None = None  # the hidden-state readout of this judge instead of RT4CHART
@@ -47,6 +48,8 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (
     System("judge-yes", "the embedded judge's own P(Yes) from the readout's pass (prompt only, threshold fitted on "
            "train rows)", readout_model="qwen2.5-coder-1.5b", prompt_only=True),
     System("flag-all", "floor: flags every answer as hallucinated, the whole answer as the span", floor=True),
+    System("oracle", "ceiling, not a detector: reads the gold labels and flags exactly the answer sentences (span) "
+           "and clauses (phrase) that overlap a gold span", oracle=True),
     *(System(name, description, external=True) for name, (description, _) in EXTERNAL.items()),
 )}
 
@@ -60,4 +63,6 @@ def select(names: str | None, dataset: str) -> list[System]:
     unknown = [n for n in wanted if n not in SYSTEMS]
     if unknown:
         raise InvalidInput(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
+    if dataset == "wice" and "oracle" in wanted:
+        raise InvalidInput("the oracle reads RAGTruth-style span labels; WiCE rows have none")
     return [SYSTEMS[n] for n in dict.fromkeys(wanted)]
