@@ -218,3 +218,45 @@ def test_the_combination_is_chosen_by_sentence_and_answer_auc_together(monkeypat
     assert train.fit_combination([], [])["combine"] == {"coverage": 1.0, "fact": 0.6}
     aucs[1.0, 0.6] = (0.830, 0.847)  # a tie on the mean: the simpler combination wins
     assert train.fit_combination([], [])["combine"] == {"coverage": 0.5, "fact": 0.3}
+
+
+def test_the_threshold_is_fitted_on_answer_f1_and_span_f1_together():
+    from rt4chart_plugins.training import train
+
+    def pair(row: str, p_ent: float, chars: int, gold: int) -> tuple[data.Pair, list[float]]:
+        label = 2 if gold else 0
+        return (data.Pair(claim="x", premise="y", label=label, source="ragtruth", group=row, chars=chars, gold_chars=gold),
+                [p_ent, 0.0, 1 - p_ent])
+
+    # three hallucinated answers: two with a clearly baseless short sentence next to a doubtful long
+    # faithful one, one whose only bad sentence is doubtful; two faithful answers
+    rows = [pair("A", 0.30, 20, 20), pair("A", 0.52, 200, 0), pair("C", 0.30, 20, 20), pair("C", 0.52, 200, 0),
+            pair("E", 0.52, 20, 20), pair("B", 0.90, 200, 0), pair("D", 0.90, 200, 0)]
+    pairs, probs = [p for p, _ in rows], [q for _, q in rows]
+    best = train.evaluate(pairs, probs)["answer_best"]
+    # above 0.52 every hallucinated answer is caught (answer F1 1.0, which the old rule took) but the
+    # long faithful sentences are flagged too: span F1 2·60/(460 + 60) = 0.23, a mean of 0.62.
+    # Up to 0.50 two of three answers are caught (F1 0.8) with exact spans (span F1 0.8): mean 0.8
+    assert best["threshold"] == 0.5
+    assert (best["f1"], best["span_f1"], best["precision"]) == (0.8, 0.8, 1.0)
+
+
+@pytest.mark.skipif(_data_dir() is None, reason="needs ../shared/data")
+def test_refit_keeps_the_model_and_refits_the_weights_and_threshold(tmp_path, capsys):
+    pytest.importorskip("torch", reason="needs the 'train' extra")
+    from rt4chart_plugins.cli import main
+
+    out = tmp_path / "artifact"
+    assert main(["train-verifier", "--out", str(out), *TINY, "--sources", "ragtruth,records"]) == 0
+    first = encoder.load_manifest(out, check=True)[1]
+    # as if an older rule had fitted it: the refit must restore what today's rule fits
+    stale = first.model_copy(update={"threshold": 0.95, "combine": {"coverage": 2.0, "fact": 0.0}})
+    (out / encoder.MANIFEST_FILE).write_text(stale.model_dump_json())
+    capsys.readouterr()
+    again = tmp_path / "refit"
+    assert main(["train-verifier", "--refit", str(out), "--out", str(again)]) == 0
+    refit = encoder.load_manifest(again, check=True)[1]
+    assert refit.sha256 == first.sha256 == encoder.sha256_file(again / encoder.MODEL_FILE)
+    assert (refit.threshold, refit.combine) == (first.threshold, first.combine)
+    assert refit.training["refit"]["previous_threshold"] == 0.95
+    assert "refitted" in capsys.readouterr().out

@@ -54,6 +54,10 @@ class Pair(BaseModel):
     label: int  # 0 ENT, 1 CON, 2 NIC, 3 not-ENT
     source: str
     group: str  # the row / record it came from (validation is split by source document)
+    # a real answer sentence's length, and how many of its characters the gold spans mark: the
+    # threshold fit's span F1 (train.evaluate); 0 for every other pair
+    chars: int = 0
+    gold_chars: int = 0
 
 
 CountTokens = Callable[[list[str]], list[int]]
@@ -87,6 +91,11 @@ def in_holdout(group: str, fraction: float) -> bool:
 def sentence_label(start: int, end: int, labels) -> str:
     kinds = {g.kind for g in labels if g.overlaps(start, end)}
     return "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
+
+
+def gold_overlap(start: int, end: int, labels) -> int:
+    """How many characters of ``[start, end)`` the gold spans mark (their union)."""
+    return len({i for g in labels for i in range(max(start, g.start), min(end, g.end))})
 
 
 def supported_sentences(rows) -> list[tuple[str, str]]:
@@ -126,7 +135,8 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
             premise = build(sent.text, row.question)
             if premise is None:
                 continue
-            pair = Pair(claim=sent.text, premise=premise, label=LABEL_ID[label], source="ragtruth", group=row.id)
+            pair = Pair(claim=sent.text, premise=premise, label=LABEL_ID[label], source="ragtruth", group=row.id,
+                        chars=sent.end - sent.start, gold_chars=gold_overlap(sent.start, sent.end, row.labels))
             (val if held else train).append(pair)
             if held or not augment or label != "ENT":
                 continue

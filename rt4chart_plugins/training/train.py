@@ -34,7 +34,9 @@ from ..pipeline.checks import unsupported_facts
 from . import data, ensemble
 
 VERSION = "1"
-MIN_PRECISION = 0.5  # threshold fitting prefers answer-level precision >= this (users read F1 with precision)
+#: the threshold fit keeps answer-level precision at or above this (the issue's target; users read F1
+#: with precision) and, among those thresholds, takes the best mean of answer F1 and span F1
+MIN_PRECISION = 0.6
 QUANT_TOLERANCE = 0.02  # int8 is kept when its validation answer AUC is within this of fp32
 _print = functools.partial(print, flush=True)  # progress must show while training runs
 
@@ -200,18 +202,25 @@ def evaluate(pairs: list[data.Pair], probs: list[list[float]], combine: dict[str
     rows = sorted(by_row)
     row_gold = [any(unfaithful[i] for i in by_row[r]) for r in rows]
     row_score = [max(p_not_ent[i] for i in by_row[r]) for r in rows]
-    # the threshold: best answer-level F1 among those with precision >= MIN_PRECISION (any, if none)
-    best = {"threshold": 0.5, "f1": -1.0, "precise": False}
+    # the threshold: among those with answer precision >= MIN_PRECISION (any, if none), the best mean
+    # of answer F1 and sentence-level span F1 (the characters of flagged sentences against the gold
+    # spans'). Answer F1 alone chose 0.60, where the held-out rows' span precision is 0.26.
+    gold_chars = sum(p.gold_chars for p in pairs)
+    best = {"threshold": 0.5, "f1": -1.0, "span_f1": 0.0, "precise": False}
     for t in [x / 100 for x in range(5, 100, 5)]:  # a claim is ENT when P(ENT) >= t
         pred = [s > 1 - t for s in row_score]
         tp = sum(p and g for p, g in zip(pred, row_gold))
         fp = sum(p and not g for p, g in zip(pred, row_gold))
         fn = sum(g and not p for p, g in zip(pred, row_gold))
         f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        hit = sum(p.gold_chars for p, u in zip(pairs, p_not_ent) if u > 1 - t)
+        flagged = sum(p.chars for p, u in zip(pairs, p_not_ent) if u > 1 - t)
+        span_f1 = 2 * hit / (flagged + gold_chars) if hit else 0.0
         precise = tp + fp > 0 and tp / (tp + fp) >= MIN_PRECISION
-        if (precise, f1) > (best["precise"], best["f1"]):
+        if (precise, round((f1 + span_f1) / 2, 3)) >= (best["precise"], round((best["f1"] + best["span_f1"]) / 2, 3)):
             best = {"threshold": t, "f1": round(f1, 3), "precision": round(tp / (tp + fp), 3) if tp + fp else 0.0,
-                    "recall": round(tp / (tp + fn), 3) if tp + fn else 0.0, "precise": precise}
+                    "recall": round(tp / (tp + fn), 3) if tp + fn else 0.0, "span_f1": round(span_f1, 3),
+                    "precise": precise}
     # contradicted vs baseless among the unfaithful pairs, as the judge decides it; balanced,
     # because NIC outnumbers CON about 3 to 1 and "always NIC" would score 0.75 in plain accuracy
     typed = [(p.label == 1, encoder.conflict_share(pr[1], pr[2], coverage(p.claim, p.premise)) >= 0.5)
@@ -242,13 +251,14 @@ def fit_combination(pairs: list[data.Pair], probs: list[list[float]]) -> dict:
 
 
 def _table(results: dict[str, dict]) -> str:
-    lines = ["| model | sentence AUC | answer AUC | F1 (P / R) at the fitted support threshold | CON vs NIC balanced acc |",
-             "|---|---|---|---|---|"]
+    lines = ["| model | sentence AUC | answer AUC | F1 (P / R) at the fitted support threshold | span F1 there | "
+             "CON vs NIC balanced acc |", "|---|---|---|---|---|---|"]
     for name, r in results.items():
         b = r["answer_best"]
         fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
         lines.append(f"| {name} | {fmt(r['sentence_auc'])} | {fmt(r['answer_auc'])} | "
                      f"{b['f1']:.3f} ({b.get('precision', 0):.3f} / {b.get('recall', 0):.3f}) at {b['threshold']:.2f} | "
+                     f"{fmt(b.get('span_f1'))} | "
                      f"{fmt(r['con_vs_nic_balanced_accuracy'])} |")
     return "\n".join(lines)
 
@@ -317,6 +327,40 @@ def join_members(cfg: TrainConfig, dirs: list[Path], out_dir: Path, *, data_dir:
                        quantized=quantized.pop())
 
 
+def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log=_print) -> encoder.Manifest:
+    """The artifact in ``artifact_dir``, its model untouched, with its weights and threshold fitted
+    again by today's rule (:func:`fit_combination`, :func:`evaluate`) on the validation rows its recipe
+    holds out: what a rebuild with the same recipe would fit, without the half hour of training."""
+    directory, manifest = encoder.load_manifest(artifact_dir, check=True)
+    cfg = TrainConfig(**manifest.training.get("config", {}))
+    base = _base_model_dir()
+    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
+    _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None, "members": 1}),
+                         encoder.token_counter(base / encoder.TOKENIZER_FILE), data_dir)
+    if not val:
+        raise ValueError("the recipe holds out no RAGTruth rows: nothing to fit on")
+    tok = encoder.load_tokenizer(directory / encoder.TOKENIZER_FILE, cfg.max_length)
+    probs = onnx_probs(directory / encoder.MODEL_FILE, tok, val)
+    name = "int8" if manifest.quantized else "fp32"
+    results = {name: evaluate(val, probs), f"{name} + coverage + fact check": fit_combination(val, probs)}
+    final = results[f"{name} + coverage + fact check"]
+    refitted = manifest.model_copy(update={
+        "threshold": final["answer_best"]["threshold"], "combine": final["combine"],
+        "validation": {**manifest.validation, **results},
+        "training": {**manifest.training, "refit": {"date": time.strftime("%Y-%m-%d"), "min_precision": MIN_PRECISION,
+                                                    "previous_threshold": manifest.threshold,
+                                                    "previous_combine": manifest.combine}}})
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.resolve() != directory.resolve():
+        for f in (encoder.MODEL_FILE, encoder.TOKENIZER_FILE):
+            shutil.copyfile(directory / f, out_dir / f)
+    (out_dir / encoder.MANIFEST_FILE).write_text(refitted.model_dump_json(indent=2) + "\n")
+    log(_table(results))
+    log(f"refitted {directory} -> {out_dir}: threshold {manifest.threshold} -> {refitted.threshold}, "
+        f"combine {manifest.combine} -> {refitted.combine}")
+    return refitted
+
+
 def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, training: dict,
             log=_print, quantized: bool = False) -> encoder.Manifest:
     """Validate the exported model, quantize it if that keeps its quality, write the artifact.
@@ -369,6 +413,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="rt4chart train-verifier", description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=encoder.ARTIFACT_DIR, help="artifact directory (default: the packaged one)")
     p.add_argument("--data-dir", help="the shared data directory (default: ../shared/data or $RT4CHART_DATA_DIR)")
+    p.add_argument("--refit", type=Path, metavar="DIR",
+                   help="an artifact this command wrote: fit its weights and threshold again (the model is kept) "
+                        "and write it to --out")
     p.add_argument("--members-from", help="comma-separated artifact directories, trained with this recipe and "
                                           "seeds --seed, --seed + 1, ...: join them instead of training")
     for name, field in TrainConfig.model_fields.items():
@@ -381,7 +428,13 @@ def main(argv: list[str] | None = None) -> int:
             kind = {int: int, float: float}.get(field.annotation, int)  # type: ignore[arg-type]
             p.add_argument(flag, type=kind, default=field.default)
     args = vars(p.parse_args(argv))
-    out, data_dir, joined = args.pop("out"), args.pop("data_dir"), args.pop("members_from")
+    out, data_dir, joined, again = args.pop("out"), args.pop("data_dir"), args.pop("members_from"), args.pop("refit")
+    if again:
+        try:
+            refit(again, out, data_dir=data_dir)
+        except ValueError as exc:
+            p.error(str(exc))
+        return 0
     args["sources"] = tuple(s for s in args["sources"].split(",") if s)
     unknown = set(args["sources"]) - set(data.SOURCES)
     if unknown:
