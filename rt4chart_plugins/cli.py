@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -54,8 +55,11 @@ def _judge_kwargs(args: argparse.Namespace) -> dict:
     if args.judge == "openai":
         kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
                                          ("model", args.openai_model)) if v})
-    elif args.judge == "trained":
-        return {"artifact_dir": args.model_path} if args.model_path else {}
+    elif (args.judge or os.environ.get("RT4CHART_JUDGE") or "trained") == "trained":  # make_judge's default
+        out = {"artifact_dir": args.model_path} if args.model_path else {}
+        if getattr(args, "threshold", None) is not None:
+            out["threshold"] = args.threshold
+        return out
     elif args.model_path:
         kwargs["model_path"] = args.model_path
     return kwargs
@@ -201,7 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "each answer sentence under a small scoring LM (no judge)")
     g.add_argument("--scorer", default=None, help=f"gasp: scorer model, one of {', '.join(models.MODELS)}")
     g.add_argument("--chunks", type=int, default=None, help="gasp: K, context chunks left out one at a time")
-    g.add_argument("--threshold", type=float, default=None, help="gasp: risk threshold (default: calibrated)")
+    g.add_argument("--threshold", type=float, default=None, help="gasp: risk threshold (default: calibrated); trained judge: the "
+                   "support at or above which a claim is ENT (default: the artifact's, fitted on train rows)")
     _judge_args(v)
     v.set_defaults(func=cmd_verify)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -107,6 +108,22 @@ def test_cli_reads_another_artifact_from_model_path(tmp_path, capsys):
     assert '"label": "ENT"' in capsys.readouterr().out
     assert cli.main(argv + ["--model-path", str(tmp_path / "missing")]) != 0
     assert "rt4chart train-verifier" in capsys.readouterr().err
+
+
+def test_cli_threshold_moves_the_trained_judges_operating_point(tmp_path, capsys, monkeypatch):
+    from rt4chart_plugins import cli
+
+    monkeypatch.delenv("RT4CHART_JUDGE", raising=False)  # the default judge is the trained one
+    root = Path(__file__).parents[1] / "examples" / "policy"
+    argv = ["verify", "--context", str(root / "context.txt"), "--answer-file", str(root / "answer.txt"), "--format", "json"]
+
+    def labels(*extra: str) -> list[str]:
+        cli.main(argv + list(extra))
+        return [c["label"] for c in json.loads(capsys.readouterr().out)["claims"]]
+
+    shipped = labels()
+    assert labels("--threshold", "0") == ["ENT"] * len(shipped)  # every support is >= 0
+    assert "ENT" not in labels("--threshold", "1.01")
 
 
 def test_premise_reads_the_matching_sentences_in_document_order():
