@@ -44,6 +44,11 @@ FIELD_CONFLICT_SUPPORT = 0.05
 #: the support of a sentence that states only opening hours, or only yes/no attributes, each as
 #: the window's record has it
 RECORD_CONFIRMED_SUPPORT = 0.9
+#: a clause of a flagged claim is part of its unfaithful phrase below the threshold plus this. The
+#: threshold is fitted for whole sentences (0.45); clauses are scored against their own premise and
+#: read best at 0.60. On the 77 held-out train answers, phrase F1 is 0.478 at a margin of 0, 0.502
+#: at 0.10, 0.521 at 0.15 and 0.518 at 0.25; the records dev sets stay within 0.72 ± 0.01
+CLAUSE_MARGIN = 0.15
 _LOAD_LOCK = threading.Lock()
 
 
@@ -193,7 +198,8 @@ class TrainedJudge(Judge):
         for judgement, claim, premise, spans in jobs:
             phrase = None
             if len(spans) > 1:
-                phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans], self.threshold)
+                phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans],
+                                         self.threshold + CLAUSE_MARGIN)
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
 
 
