@@ -229,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--limit", type=int, help="only the first N selected rows")
     b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
     b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
+                                     "oracle (reads the gold labels: the span ceiling of sentence verdicts), "
                                      "gasp (SmolLM2-135M), gasp-qwen0.5b, gasp-qwen1.5b (GASP scorers, no judge), "
                                      "readout, judge-yes (the 1.5B judge's hidden-state readout, and its P(Yes) alone), "
                                      "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
