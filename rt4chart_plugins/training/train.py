@@ -292,6 +292,15 @@ def run(cfg: TrainConfig, out_dir: Path, *, data_dir: str | None = None, log=_pr
         return package(fp32, cfg, val, out_dir, training, log=log)
 
 
+def _validation_pairs(cfg: TrainConfig, data_dir: str | None) -> list[data.Pair]:
+    """The held-out RAGTruth sentences ``cfg``'s recipe validates on, without building its training
+    pairs. They are RAGTruth's: without RAGTruth in the recipe there are none, as in :func:`run`."""
+    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
+    _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None}),
+                         encoder.token_counter(_base_model_dir() / encoder.TOKENIZER_FILE), data_dir)
+    return val
+
+
 def join_members(cfg: TrainConfig, dirs: list[Path], out_dir: Path, *, data_dir: str | None = None,
                  log=_print) -> encoder.Manifest:
     """The artifact made of ``dirs`` (artifacts this command wrote, one model each), validated and
@@ -310,11 +319,7 @@ def join_members(cfg: TrainConfig, dirs: list[Path], out_dir: Path, *, data_dir:
     quantized = {m.quantized for m in manifests}
     if len(quantized) > 1:
         raise ValueError("members mix int8 and fp32 models")
-    base = _base_model_dir()
-    # the validation rows are RAGTruth's: without RAGTruth in the recipe there are none, as in run()
-    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
-    _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None}),
-                         encoder.token_counter(base / encoder.TOKENIZER_FILE), data_dir)
+    val = _validation_pairs(cfg, data_dir)
     members = [{"seed": cfg.seed + k, "sha256": m.sha256, "pairs": m.training.get("pairs"),
                 "seconds": m.training.get("seconds")} for k, m in enumerate(manifests)]
     training = {"config": cfg.model_dump(mode="json") | {"members": len(dirs)}, "pairs": members[0]["pairs"],
@@ -333,10 +338,7 @@ def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log
     holds out: what a rebuild with the same recipe would fit, without the half hour of training."""
     directory, manifest = encoder.load_manifest(artifact_dir, check=True)
     cfg = TrainConfig(**manifest.training.get("config", {}))
-    base = _base_model_dir()
-    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
-    _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None, "members": 1}),
-                         encoder.token_counter(base / encoder.TOKENIZER_FILE), data_dir)
+    val = _validation_pairs(cfg, data_dir)
     if not val:
         raise ValueError("the recipe holds out no RAGTruth rows: nothing to fit on")
     tok = encoder.load_tokenizer(directory / encoder.TOKENIZER_FILE, cfg.max_length)
