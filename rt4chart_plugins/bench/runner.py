@@ -16,6 +16,7 @@ from pathlib import Path
 from ..types import Label, Report
 from ..detector import Detector
 from ..judges.localize import clause_spans
+from ..pipeline.aggregate import and_join
 from ..pipeline.segment import segment_answer
 from .external import Endpoint, run_external
 from .systems import System
@@ -124,7 +125,7 @@ def oracle_record(row) -> dict:
                        "p_ent": 0.0 if gold else 1.0, "error": None})
     flagged = [c for c in claims if c["label"] != "ENT"]
     return {"id": row.id, "ok": True, "error": None, "state": "verified" if claims else "no_claims",
-            "label": next((lab for lab in ("CON", "NIC") if any(c["label"] == lab for c in claims)), "ENT"),
+            "label": and_join([Label(c["label"]) for c in claims]).value,
             "hallucinated": bool(flagged), "score": len(flagged) / len(claims) if claims else 0.0,
             "claim_score": 1.0 if flagged else 0.0,
             "sentence_scores": [[*c["span"], 1.0 - c["p_ent"]] for c in claims],
