@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -49,13 +48,16 @@ def _judge_args(p: argparse.ArgumentParser) -> None:
 
 def _judge_kwargs(args: argparse.Namespace) -> dict:
     """Judge constructor arguments from the shared judge flags."""
+    from .verifier import judge_name
+
+    name = judge_name(args.judge)
     kwargs: dict = {}
     if args.no_cache:
         kwargs["cache"] = False
-    if args.judge == "openai":
+    if name == "openai":
         kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
                                          ("model", args.openai_model)) if v})
-    elif (args.judge or os.environ.get("RT4CHART_JUDGE") or "trained") == "trained":  # make_judge's default
+    elif name == "trained":
         out = {"artifact_dir": args.model_path} if args.model_path else {}
         if getattr(args, "threshold", None) is not None:
             out["threshold"] = args.threshold

@@ -39,13 +39,18 @@ from .types import (
 )
 
 
+def judge_name(judge: str | None) -> str:
+    """The judge a name stands for: the name itself, else ``$RT4CHART_JUDGE``, else ``"trained"``."""
+    return judge or os.environ.get("RT4CHART_JUDGE") or "trained"
+
+
 def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
     """A judge from a name: ``"trained"`` (the packaged cross-encoder verifier, the default;
     ``$RT4CHART_JUDGE`` overrides; ``artifact_dir``, ``threshold``), ``"local"`` (the embedded LLM)
     or ``"openai"`` (any OpenAI-compatible endpoint; ``base_url``, ``api_key``, ``model``)."""
     if isinstance(judge, Judge):
         return judge
-    name = judge or os.environ.get("RT4CHART_JUDGE") or "trained"
+    name = judge_name(judge)
     if name == "local":  # cheap to build: judges share the loaded model (judges/llama_cpp.py)
         from .judges.llama_cpp import LlamaCppJudge
 
