@@ -10,18 +10,21 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.types import ClaimVerdict, Label, Report
 from rt4chart_plugins.judges.chat import extract_json_text
+from rt4chart_plugins.judges.registry import JUDGES
+from rt4chart_plugins.judges.schema import LENIENT
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.gasp import GaspDetector
-from rt4chart_plugins.verifier import Verifier, failed_report, run_sync
+from rt4chart_plugins.detector import failed_report, run_sync
+from rt4chart_plugins.verifier import Verifier
 
 #: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`
-JUDGE_NAMES = ("local", "trained", "openai")
+JUDGE_NAMES = tuple(JUDGES)
 
 
 def build_verifier(
@@ -83,35 +86,8 @@ async def averify_safely(verifier: Detector, context: str | list[str], answer: s
         return report
 
 
-# ---- structured output that framework LLMs are asked to fill ---------------------------------
-# Mirrors of prompts.DECOMPOSE_SCHEMA / VERIFY_SCHEMA as pydantic models, for frameworks whose
-# LLM interface takes a model class (ragas InstructorLLM, deepeval a_generate(schema=...)).
-# Labels and ids are typed loosely on purpose: a small judge that writes "SUPPORTED" or "3" still
-# yields a verdict (the core maps the spellings), instead of failing validation as a whole.
-
-
-class ClaimItem(BaseModel):
-    sentence: int = Field(description="number of the answer sentence the claim comes from")
-    text: str = Field(description="the atomic, self-contained claim")
-
-
-class ClaimsOut(BaseModel):
-    claims: list[ClaimItem] = Field(default_factory=list)
-
-
-class VerdictItem(BaseModel):
-    claim: int = Field(description="the claim's number")
-    label: str = Field(description="ENT, CON or NIC")
-    evidence: list[int | str] = Field(default_factory=list, description="context sentence numbers")
-    phrase: str | None = Field(default=None, description="unsupported or contradicted words of the claim; null for ENT")
-    reason: str = Field(default="", description="one sentence")
-
-
-class VerdictsOut(BaseModel):
-    verdicts: list[VerdictItem] = Field(default_factory=list)
-
-
-RESPONSE_MODELS: dict[str, type[BaseModel]] = {"claims": ClaimsOut, "verdicts": VerdictsOut}
+# ---- structured output that framework LLMs are asked to fill: judges/schema.py ---------------
+RESPONSE_MODELS = LENIENT
 
 
 def json_instruction(schema: dict) -> str:
@@ -248,8 +224,6 @@ def context_list(contexts: Any) -> list[str]:
 
 __all__ = [
     "RESPONSE_MODELS",
-    "ClaimsOut",
-    "VerdictsOut",
     "as_json_text",
     "averify_safely",
     "build_verifier",

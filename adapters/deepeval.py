@@ -30,7 +30,7 @@ from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
 
-from ._common import (
+from rt4chart_plugins.adapters._common import (
     JUDGE_NAMES,
     RESPONSE_MODELS,
     as_json_text,

@@ -27,9 +27,9 @@ from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.verifier import failed_report
+from rt4chart_plugins.detector import failed_report
 
-from ._common import (
+from rt4chart_plugins.adapters._common import (
     as_json_text,
     build_verifier,
     json_instruction,

@@ -25,7 +25,7 @@ from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 from rt4chart_plugins.detector import Detector
 
-from ._common import (
+from rt4chart_plugins.adapters._common import (
     as_json_text,
     averify_safely,
     build_verifier,

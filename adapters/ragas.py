@@ -41,7 +41,7 @@ from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
 
-from ._common import (
+from rt4chart_plugins.adapters._common import (
     RESPONSE_MODELS,
     as_json_text,
     averify_safely,
@@ -239,6 +239,6 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
 
     def score(self, **kwargs: Any) -> MetricResult:
         """Sync scoring; works inside a running loop too (ragas' own raises there)."""
-        from ._common import run_sync
+        from rt4chart_plugins.adapters._common import run_sync
 
         return run_sync(self.ascore(**kwargs))

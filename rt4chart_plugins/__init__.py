@@ -1,12 +1,13 @@
 """rt4chart-plugins: claim-level, evidence-backed hallucination detection for RAG (RT4CHART)."""
 
-from .config import PipelineConfig
-from .errors import InvalidInput, JudgeError, MissingExtra, ModelNotAvailable, Rt4chartError
-from .judges.base import Judge
-from .types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, VerifyInput
-from .detector import Detector
-from .gasp import GaspDetector
-from .verifier import Verifier, failed_report, make_judge, run_sync
+from rt4chart_plugins.config import PipelineConfig
+from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra, ModelNotAvailable, Rt4chartError
+from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, VerifyInput
+from rt4chart_plugins.detector import Detector, failed_report, run_sync
+from rt4chart_plugins.gasp import GaspDetector
+from rt4chart_plugins.judges.registry import make_judge
+from rt4chart_plugins.verifier import Verifier
 
 __all__ = [
     "Verifier", "GaspDetector", "Detector", "make_judge", "run_sync", "failed_report", "Judge", "PipelineConfig", "Report", "ClaimVerdict", "Evidence", "Label",

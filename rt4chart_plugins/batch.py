@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from .types import BatchRow, VerifyInput
-from .detector import Detector, failed_report
+from rt4chart_plugins.types import BatchRow, VerifyInput
+from rt4chart_plugins.detector import Detector, failed_report
 
 
 class BatchSummary(BaseModel):

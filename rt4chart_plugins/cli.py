@@ -4,12 +4,11 @@
     rt4chart verify samples.jsonl -o results.jsonl        # batch, resumable
     rt4chart schema                                       # JSON Schema of the report
     rt4chart model pull [NAME] | path [NAME] | list
-    rt4chart bench --dataset ragtruth --subset test-150 [--judge local|trained|openai] [--systems ...]
     rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
-    rt4chart train-verifier [--out DIR] [...]             # rebuild the trained verifier
-    rt4chart gasp-fit [--model NAME] [--rows N]           # refit a GASP scorer's calibration
-    rt4chart bench-combine --run results/RUN               # GASP + the judge, fitted on train rows
-    rt4chart readout-fit [--model NAME] [--rows N]        # the readout on the judge's hidden state
+
+The lab (``pip install -e lab`` from a checkout) adds its commands through the
+``rt4chart.commands`` entry points: ``bench``, ``train-verifier``, ``gasp-fit``, ``bench-combine``,
+``readout-fit``.
 
 Exit status: 0 success; 1 a batch had failed rows (or a single verification failed); 2 bad usage
 or input.
@@ -18,20 +17,24 @@ or input.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
-from . import models
-from .errors import Rt4chartError
+from rt4chart_plugins import models
+from rt4chart_plugins.errors import Rt4chartError
+from rt4chart_plugins.judges.registry import JUDGES, judge_name
+
+#: the lab's commands, named here only to say how to get them when the lab is not installed
+LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit")
 
 
-def _judge_args(p: argparse.ArgumentParser) -> None:
+def add_judge_args(p: argparse.ArgumentParser) -> None:
+    """The judge and pipeline flags, shared with the lab's ``rt4chart bench``."""
     g = p.add_argument_group("judge")
-    g.add_argument("--judge", choices=["local", "trained", "openai"], default=None,
-                   help="trained: the packaged cross-encoder verifier (offline, fast; the default); local: "
-                        "the embedded offline LLM; openai: an OpenAI-compatible endpoint")
+    g.add_argument("--judge", choices=list(JUDGES), default=None,
+                   help="; ".join(f"{e.name}: {e.summary}" for e in JUDGES.values()))
     g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default; "
                                         "trained judge: an artifact directory (`rt4chart train-verifier --out DIR`)")
     g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
@@ -46,10 +49,8 @@ def _judge_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
 
 
-def _judge_kwargs(args: argparse.Namespace) -> dict:
+def judge_kwargs(args: argparse.Namespace) -> dict:
     """Judge constructor arguments from the shared judge flags."""
-    from .verifier import judge_name
-
     name = judge_name(args.judge)
     kwargs: dict = {}
     if args.no_cache:
@@ -68,13 +69,13 @@ def _judge_kwargs(args: argparse.Namespace) -> dict:
 
 
 def _verifier(args: argparse.Namespace):
-    from .verifier import Verifier
+    from rt4chart_plugins.verifier import Verifier
 
     if getattr(args, "method", "rt4chart") == "gasp":
-        from .gasp import GaspDetector
+        from rt4chart_plugins.gasp import GaspDetector
 
         return GaspDetector(args.scorer, chunks=args.chunks, threshold=args.threshold)
-    kwargs = _judge_kwargs(args)
+    kwargs = judge_kwargs(args)
     judge = args.judge
     config = {"window_size": args.window_size, "window_overlap": args.window_overlap,
               "global_verification": not args.no_global}
@@ -101,7 +102,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not args.output:
             print("rt4chart verify: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
             return 2
-        from .batch import run_batch
+        from rt4chart_plugins.batch import run_batch
 
         summary = run_batch(_verifier(args), Path(args.input), Path(args.output),
                             concurrency=args.concurrency, progress=not args.quiet)
@@ -118,14 +119,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(report.model_dump_json(indent=2))
     else:
-        from .render import render
+        from rt4chart_plugins.render import render
 
         render(report)
     return 1 if report.state == "failed" else 0
 
 
 def cmd_schema(_args: argparse.Namespace) -> int:
-    from .types import Report
+    from rt4chart_plugins.types import Report
 
     print(json.dumps(Report.model_json_schema(), indent=2))
     return 0
@@ -147,43 +148,6 @@ def cmd_model(args: argparse.Namespace) -> int:
             state = "pulled" if target.is_file() else "not pulled"
             print(f"{spec.name:24} {spec.size / 1e6:8.0f} MB  {state:10}  {spec.license}")
     return 0
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    """Run RT4CHART systems over RAGTruth or WiCE rows and print the table (rt4chart_plugins.bench)."""
-    from .bench.main import run_benchmark
-
-    if args.decomposition or args.no_global:
-        print("rt4chart bench: --decomposition and --no-global are set per system; choose with --systems",
-              file=sys.stderr)
-        return 2
-    kwargs = _judge_kwargs(args)
-    subset = args.subset if args.subset or args.dataset != "ragtruth" else "test-150"
-    if subset == "all":  # every row (of --split, if given)
-        subset = None
-    summary, table, stats = run_benchmark(
-        dataset=args.dataset, subset=subset, split=args.split, limit=args.limit, data_dir=args.data_dir,
-        systems=args.systems, judge=args.judge, judge_kwargs=kwargs,
-        base_config={"window_size": args.window_size, "window_overlap": args.window_overlap},
-        run=args.run, out=args.out, concurrency=args.concurrency, progress=not args.quiet,
-    )
-    for s in stats:
-        print(f"{s.system}: {s.total} rows, {s.skipped} already done, {s.ok} run, {s.failed} could not be judged",
-              file=sys.stderr)
-    print(table)
-    print(f"→ {summary['meta']['run_dir']}/summary.json, table.md", file=sys.stderr)
-    return 0
-
-
-#: subcommands that parse their own flags: name → (module under rt4chart_plugins with a main(argv), help)
-OWN_FLAGS = {
-    "train-verifier": ("training.train",
-                       "rebuild the trained cross-encoder verifier (needs the 'train' extra; --help for its flags)"),
-    "gasp-fit": ("gasp.fit", "refit a GASP scorer's calibration on RAGTruth train rows (--help for its flags)"),
-    "readout-fit": ("readout.fit", "train the linear readout on the embedded judge's hidden state (--help for its flags)"),
-    "bench-combine": ("bench.combine",
-                      "GASP and the RT4CHART judge as one decision fitted on train rows, vs. each alone"),
-}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -209,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--chunks", type=int, default=None, help="gasp: K, context chunks left out one at a time")
     g.add_argument("--threshold", type=float, default=None, help="gasp: risk threshold (default: calibrated); trained judge: the "
                    "support at or above which a claim is ENT (default: the artifact's, fitted on train rows)")
-    _judge_args(v)
+    add_judge_args(v)
     v.set_defaults(func=cmd_verify)
 
     s = sub.add_parser("schema", help="print the JSON Schema of a report")
@@ -221,40 +185,27 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("-q", "--quiet", action="store_true")
     m.set_defaults(func=cmd_model)
 
-    b = sub.add_parser("bench", help="benchmark RT4CHART systems on RAGTruth or WiCE")
-    b.add_argument("--dataset", choices=["ragtruth", "wice", "records"], default="ragtruth",
-                   help="records: hand-written answers about generated business records (a Data2txt-style dev "
-                        "set; --subset dev, blind or both)")
-    b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
-                                    "WiCE default: all claims)")
-    b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
-    b.add_argument("--limit", type=int, help="only the first N selected rows")
-    b.add_argument("--data-dir", help="benchmark data (default ../shared/data, else $RT4CHART_DATA_DIR)")
-    b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
-                                     "oracle (reads the gold labels: the span ceiling of sentence verdicts), "
-                                     "gasp (SmolLM2-135M), gasp-qwen0.5b, gasp-qwen1.5b (GASP scorers, no judge), "
-                                     "readout, judge-yes (the 1.5B judge's hidden-state readout, and its P(Yes) alone), "
-                                     "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
-                                     "(the last four run on the judge LLM through an OpenAI-compatible server)")
-    b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
-    b.add_argument("--out", default="results", help="results folder (default: results)")
-    b.add_argument("--concurrency", type=int, default=1, help="rows in flight per system")
-    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    _judge_args(b)
-    b.set_defaults(func=cmd_bench)
-
     # listed for --help only: main() hands everything after their name to their own main()
-    for name, (_module, help_text) in OWN_FLAGS.items():
-        sub.add_parser(name, add_help=False, help=help_text)
+    for name, ep in lab_commands().items():
+        sub.add_parser(name, add_help=False, help=f"(lab) {ep.value.split(':')[0]}; --help for its flags")
     return parser
+
+
+def lab_commands() -> dict:
+    """The commands other installed distributions (the lab) register under ``rt4chart.commands``."""
+    return {ep.name: ep for ep in entry_points(group="rt4chart.commands")}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        if argv[:1] and argv[0] in OWN_FLAGS:
-            module = importlib.import_module(f"{__package__}.{OWN_FLAGS[argv[0]][0]}")
-            return module.main(argv[1:])
+        extra = lab_commands()
+        if argv[:1] and argv[0] in extra:
+            return extra[argv[0]].load()(argv[1:])
+        if argv[:1] and argv[0] in LAB_COMMANDS:
+            print(f"rt4chart {argv[0]} is a lab command and the lab is not installed: from a checkout, "
+                  f"`pip install -e lab` (add `lab[train]` to rebuild the trained verifier)", file=sys.stderr)
+            return 2
         args = build_parser().parse_args(argv)
         return args.func(args)
     except Rt4chartError as exc:

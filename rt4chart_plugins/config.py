@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class PipelineConfig(BaseModel):
-    """Knobs of the RT4CHART backward program (method.md §1)."""
+    """Knobs of the RT4CHART backward program (method.md §1). Unknown knobs are refused."""
+
+    model_config = ConfigDict(extra="forbid")
 
     decomposition: Literal["llm", "sentence", "holistic"] = "llm"
     window_size: int = Field(25, ge=1, description="W: sentences per local window")
@@ -18,7 +20,11 @@ class PipelineConfig(BaseModel):
         True, description="ask the judge for the unsupported phrase of unfaithful claims"
     )
     fact_check: bool = Field(
-        True, description="overrule ENT when a claim states a number or name the context lacks (pipeline/checks.py)"
+        True, description="overrule ENT when a claim states a number or name the context lacks (rules/facts.py)"
+    )
+    record_checks: bool = Field(
+        True, description="on structured (JSON) contexts, overrule ENT when a claim flips a yes/no field or gives "
+                          "other opening hours (rules/records, written for business records)"
     )
     max_context_chars: int = Field(
         2_000_000, description="contexts longer than this are rejected rather than silently cut"

@@ -14,10 +14,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .errors import InvalidInput
-from .pipeline.aggregate import answer_verdict, unfaithful_spans
-from .pipeline.segment import segment_answer, segment_context
-from .types import (
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
+from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
+from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,
     Label,

@@ -21,7 +21,7 @@ from pathlib import Path
 from platformdirs import user_cache_dir
 from pydantic import BaseModel
 
-from .errors import ModelNotAvailable
+from rt4chart_plugins.errors import ModelNotAvailable
 
 
 class ModelPart(BaseModel):

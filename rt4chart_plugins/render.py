@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .types import Label, Report
+from rt4chart_plugins.types import Label, Report
 
 _STYLE = {Label.ENT: "green", Label.CON: "bold red", Label.NIC: "bold yellow", None: "dim"}
 

@@ -8,62 +8,21 @@ failure becomes a ``failed`` report for that row while every other row is still 
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from typing import Any
 
-from .config import PipelineConfig
-from .detector import Detector, check_input, failed_report, run_sync  # noqa: F401 - re-exported
-from .errors import InvalidInput
-from .judges.base import Judge
-from .pipeline.aggregate import answer_verdict, unfaithful_spans
-from .pipeline.checks import unsupported_facts
-from .pipeline.record import RecordChecks
-from .pipeline.decompose import decompose
-from .pipeline.evidence import anchor_phrase
-from .pipeline.global_ import verify_global
-from .pipeline.local import fit_windows, sentence_costs, verify_local
-from .pipeline.segment import segment_answer, segment_context
-from .types import (
-    Claim,
-    ClaimVerdict,
-    Correction,
-    Cost,
-    Evidence,
-    Judgement,
-    Label,
-    LocalVerdict,
-    Report,
-    Sentence,
-    Span,
-)
-
-
-def judge_name(judge: str | None) -> str:
-    """The judge a name stands for: the name itself, else ``$RT4CHART_JUDGE``, else ``"trained"``."""
-    return judge or os.environ.get("RT4CHART_JUDGE") or "trained"
-
-
-def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
-    """A judge from a name: ``"trained"`` (the packaged cross-encoder verifier, the default;
-    ``$RT4CHART_JUDGE`` overrides; ``artifact_dir``, ``threshold``), ``"local"`` (the embedded LLM)
-    or ``"openai"`` (any OpenAI-compatible endpoint; ``base_url``, ``api_key``, ``model``)."""
-    if isinstance(judge, Judge):
-        return judge
-    name = judge_name(judge)
-    if name == "local":  # cheap to build: judges share the loaded model (judges/llama_cpp.py)
-        from .judges.llama_cpp import LlamaCppJudge
-
-        return LlamaCppJudge(**kwargs)
-    if name == "trained":
-        from .judges.trained import TrainedJudge
-
-        return TrainedJudge(**kwargs)
-    if name == "openai":
-        from .judges.openai_compat import OpenAIJudge
-
-        return OpenAIJudge(**kwargs)
-    raise InvalidInput(f"unknown judge {name!r}: use 'local', 'trained', 'openai' or a Judge instance")
+from rt4chart_plugins.config import PipelineConfig
+from rt4chart_plugins.detector import Detector, check_input
+from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.judges.registry import make_judge
+from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
+from rt4chart_plugins.pipeline.decompose import decompose
+from rt4chart_plugins.pipeline.global_ import verify_global
+from rt4chart_plugins.pipeline.overrides import apply_rules
+from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local
+from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
+from rt4chart_plugins.pipeline.verdicts import claim_verdict
+from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report
 
 
 class Verifier(Detector):
@@ -136,12 +95,13 @@ class Verifier(Detector):
                 notes.append("global verification skipped: the context fits in one window, so it would repeat the local pass")
 
         verdicts = [
-            _claim_verdict(c, final.get(c.id), local.get(c.id), unjudged.get(c.id), answer_sentences,
+            claim_verdict(c, final.get(c.id), local.get(c.id), unjudged.get(c.id), answer_sentences,
                            context_sentences, corrections, global_checked=len(windows) > 1 and cfg.global_verification)
             for c in claims
         ]
-        if cfg.fact_check and context_sentences:
-            _apply_fact_check(verdicts, context, context_sentences, question, notes)
+        if context_sentences:
+            apply_rules(verdicts, context, context_sentences, question, notes,
+                        facts=cfg.fact_check, records=cfg.record_checks)
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started
         return Report(
@@ -163,69 +123,3 @@ class Verifier(Detector):
             judge=judge.name,
             error="no claim could be judged: " + next(iter(unjudged.values()), "") if state == "failed" else None,
         )
-
-
-def _claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict | None, error: str | None,
-                   answer_sentences: list[Sentence], context: list[Sentence], corrections: list[Correction],
-                   global_checked: bool) -> ClaimVerdict:
-    sentence = next((s for s in answer_sentences if s.id == claim.sentence_id), None)
-    answer_span = Span(start=sentence.start, end=sentence.end, text=sentence.text) if sentence else None
-    if judgement is None:
-        return ClaimVerdict(id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=None, judged=False,
-                            answer_span=answer_span, error=error or "not judged", local=local)
-    phrase_span = None
-    if judgement.label != Label.ENT and judgement.phrase:
-        phrase_span = anchor_phrase(judgement.phrase, answer_span)
-        if phrase_span is None and answer_span is not None:
-            corrections.append(Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120]))
-    evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
-    reason = judgement.reason or _default_reason(judgement)
-    return ClaimVerdict(
-        id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=judgement.label,
-        answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
-        probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
-    )
-
-
-def _apply_fact_check(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
-                      question: str | None, notes: list[str]) -> None:
-    """A claim the judge found supported, but which states a number or a name that the context
-    does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
-    structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
-    the record's, is contradicted. The deterministic checks overrule the judge."""
-    text = context if isinstance(context, str) else "\n".join(context)
-    overruled = flipped = 0
-    record = RecordChecks([u.text for u in units])
-    for v in verdicts:
-        if v.label != Label.ENT:
-            continue
-        conflicts, confirmed = record.read(v.text)
-        if conflicts:
-            v.label = Label.CON
-            v.evidence = [Evidence.of(units[c.unit]) for c in conflicts]
-            v.reason = f"the record says {', '.join(map(str, conflicts))} (judge: {v.reason})"
-            flipped += 1
-            continue
-        if confirmed:  # "closed on Fridays": no field names Friday
-            continue
-        missing = unsupported_facts(v.text, text, question)
-        if missing:
-            v.unsupported_facts = missing
-            v.label = Label.NIC
-            v.evidence = []
-            v.reason = f"states {', '.join(repr(m) for m in missing)}, found nowhere in the context (judge: {v.reason})"
-            overruled += 1
-    if overruled:
-        notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
-    if flipped:
-        notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field "
-                     f"or other opening hours; set to CON")
-
-
-def _default_reason(j: Judgement) -> str:
-    conf = f" (p={j.probs[j.label]:.2f})" if j.probs else ""
-    if j.label == Label.NIC:
-        return f"no context sentence states this{conf}"
-    where = ", ".join(str(i) for i in j.evidence) or "none cited"
-    verb = "supported" if j.label == Label.ENT else "contradicted"
-    return f"{verb} by context sentence(s) {where}{conf}"

@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 case " $* " in
   *" --judge local "*|*" --judge=local "*) RT4CHART_EXTRAS=${RT4CHART_EXTRAS:-local} ;;
 esac
-RT4CHART_EXTRAS=${RT4CHART_EXTRAS-} bash scripts/setup.sh
+RT4CHART_EXTRAS=${RT4CHART_EXTRAS-} RT4CHART_LAB_EXTRAS=${RT4CHART_LAB_EXTRAS-none} bash scripts/setup.sh
 exec .venv/bin/rt4chart verify --context examples/policy/context.txt --answer-file examples/policy/answer.txt "$@"

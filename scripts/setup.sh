@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Create .venv with the package and the extras in $RT4CHART_EXTRAS (default: everything the tests
-# need). The embedded LLM judge's runtime is built only when an extra needs it (local, all, dev).
+# need), and the lab (lab/: benchmarks, training) with the extras in $RT4CHART_LAB_EXTRAS (default
+# train,bench; "none" leaves the lab out). The embedded LLM judge's runtime is built only when an
+# extra needs it (local, all, dev).
 # llama-cpp-python is source-only on PyPI and its default native build crashes on some of our
 # CPUs (AMX path), so it is built once with known-safe flags and the wheel is kept in
 # ~/.cache/rt4chart/wheels/<flags>/ (a cache only: without it the build simply runs, ~10-15 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-EXTRAS=${RT4CHART_EXTRAS-all,train,dev}  # set but empty: the core package only
+EXTRAS=${RT4CHART_EXTRAS-all,dev}  # set but empty: the core package only
+LAB_EXTRAS=${RT4CHART_LAB_EXTRAS-train,bench}
 LLAMA_VERSION=0.3.36
 
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
@@ -41,3 +44,6 @@ if [ "$NEED_LLAMA" = 1 ] && ! .venv/bin/python -c "import llama_cpp, sys; sys.ex
 fi
 
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"
+if [ "$LAB_EXTRAS" != none ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./lab${LAB_EXTRAS:+[$LAB_EXTRAS]}"
+fi

@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# The test suite, against real components: installs everything it needs (the package with every
-# framework extra, llama-cpp-python, the embedded judge's model), then runs pytest.
+# The test suite, against real components (what CI runs).
+#   bash scripts/test.sh          everything: installs the package with every extra, builds
+#                                 llama-cpp-python, pulls the models, runs the product's tests
+#                                 (unit and integration), then the lab's tests
+#   bash scripts/test.sh --fast   the product's unit tests only: no native build, no model download
+# Any further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export DEEPEVAL_TELEMETRY_OPT_OUT=YES DEEPEVAL_DISABLE_DOTENV=1 RAGAS_DO_NOT_TRACK=true \
+       ANONYMIZED_TELEMETRY=False LANGCHAIN_TRACING_V2=false TOKENIZERS_PARALLELISM=false
+if [ "${1:-}" = --fast ]; then
+  shift
+  [ -x .venv/bin/python ] || RT4CHART_EXTRAS=openai,ragas,deepeval,langchain,llama-index,test \
+    RT4CHART_LAB_EXTRAS=none bash scripts/setup.sh
+  exec .venv/bin/python -m pytest -q -m "not model and not server" tests "$@"
+fi
 bash scripts/setup.sh
 .venv/bin/rt4chart model pull --quiet
 .venv/bin/rt4chart model pull smollm2-135m --quiet  # GASP tests: a 98 MB scorer
-export DEEPEVAL_TELEMETRY_OPT_OUT=YES DEEPEVAL_DISABLE_DOTENV=1 RAGAS_DO_NOT_TRACK=true \
-       ANONYMIZED_TELEMETRY=False LANGCHAIN_TRACING_V2=false TOKENIZERS_PARALLELISM=false
-exec .venv/bin/python -m pytest -q "$@"
+status=0
+.venv/bin/python -m pytest -q tests "$@" || status=$?
+(cd lab && ../.venv/bin/python -m pytest -q tests "$@") || status=$?
+exit $status

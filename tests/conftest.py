@@ -1,11 +1,42 @@
-"""Shared fixtures: an isolated judge cache, the embedded model, and a real OpenAI-compatible server."""
+"""Shared fixtures: an isolated judge cache, the embedded model, and a real OpenAI-compatible server.
+
+Every framework's telemetry is off and deepeval reads no ``.env`` file (set at import, before any
+framework is imported: deepeval reads its settings then)."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# Set at import, before any framework or judge is imported: deepeval reads its settings at import.
+os.environ.setdefault("RT4CHART_CACHE_DIR", tempfile.mkdtemp(prefix="rt4chart-adapter-cache-"))
+os.environ["DEEPEVAL_TELEMETRY_OPT_OUT"] = "YES"
+os.environ["DEEPEVAL_DISABLE_DOTENV"] = "1"
+os.environ["DEEPEVAL_UPDATE_WARNING_OPT_IN"] = "NO"
+os.environ["DEEPEVAL_GRPC_LOGGING"] = "NO"
+os.environ["RAGAS_DO_NOT_TRACK"] = "true"
+os.environ["ANONYMIZED_TELEMETRY"] = "False"
+os.environ["LANGCHAIN_TRACING_V2"] = "false"
+os.environ["LANGSMITH_TRACING"] = "false"
+
+from adapter_helpers import ScriptedJudge  # noqa: E402
+
+#: fixtures that load a llama.cpp model or start its server: a test that uses one is an
+#: integration test, and the fast unit run (`scripts/test.sh --fast`) leaves it out
+_MODEL_FIXTURES = {"embedded_model_path", "smollm2", "embedded_judge", "openai_server", "llama_server"}
+_SERVER_FIXTURES = {"openai_server", "llama_server"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & _MODEL_FIXTURES:
+            item.add_marker(pytest.mark.model)
+        if used & _SERVER_FIXTURES:
+            item.add_marker(pytest.mark.server)
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_cache(tmp_path_factory):
@@ -45,7 +76,32 @@ def openai_server(embedded_model_path):
     """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model as
     ``qwen-judge`` (the same helper the benchmark uses for the frameworks' metrics)."""
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from rt4chart_plugins.bench.external import llama_server
+    from rt4chart_plugins.judges.llama.server import llama_server
 
     with llama_server(embedded_model_path, n_ctx=4096, alias="qwen-judge") as endpoint:
         yield endpoint.base_url
+
+
+@pytest.fixture
+def scripted() -> ScriptedJudge:
+    return ScriptedJudge()
+
+
+@pytest.fixture(scope="module")
+def embedded_judge(embedded_model_path, tmp_path_factory):
+    """The embedded judge (Qwen2.5-Coder-1.5B via llama.cpp) with an empty cache for each test
+    module, so that no module passes from verdicts another one cached; the loaded model itself is
+    shared by every judge instance."""
+    from rt4chart_plugins.judges.cache import JudgeCache
+    from rt4chart_plugins.judges.llama.judge import LlamaCppJudge
+
+    return LlamaCppJudge(cache=JudgeCache(tmp_path_factory.mktemp("judge-cache") / "cache.sqlite"))
+
+
+
+@pytest.fixture(scope="session")
+def llama_server(openai_server):
+    """llama-cpp-python's OpenAI-compatible server on loopback serving the embedded model (model
+    alias ``qwen-judge``): a real model behind each framework's own LLM client. It is the one the
+    core tests use (``tests/conftest.py``), started once per session."""
+    return openai_server

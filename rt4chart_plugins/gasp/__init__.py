@@ -5,7 +5,7 @@ the four per-sentence features, ``calibration`` holds what the label-free decisi
 ``detector`` builds the report and ``fit`` rebuilds a scorer's calibration from train rows.
 """
 
-from .calibration import Calibration, load_calibration
-from .detector import DEFAULT_SCORER, GaspDetector
+from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
+from rt4chart_plugins.gasp.detector import DEFAULT_SCORER, GaspDetector
 
 __all__ = ["DEFAULT_SCORER", "Calibration", "GaspDetector", "load_calibration"]

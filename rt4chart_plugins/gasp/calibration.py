@@ -1,7 +1,7 @@
 """The statistics GASP's label-free decision needs, per scorer model, and how they are fitted.
 
 The features' scale depends on the scorer (a 135M model's log-likelihoods move less than a 1.5B
-model's), so each scorer ships its own file ``artifacts/gasp/<model>.json``: the mean and
+model's), so each scorer ships its own file ``gasp/calibrations/<model>.json``: the mean and
 standard deviation of each feature over RAGTruth **train** answer sentences (no labels used) and
 one threshold on the risk. The threshold is the only number that sees labels: it is the one that
 maximises answer-level F1 on those train rows (an answer is flagged when any sentence is).
@@ -15,9 +15,8 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field
 
-from ..errors import ModelNotAvailable
-from ..llama_shared import fitted_artifact_path
-from .features import FEATURES
+from rt4chart_plugins.errors import ModelNotAvailable
+from rt4chart_plugins.gasp.features import FEATURES
 
 
 
@@ -32,8 +31,13 @@ class Calibration(BaseModel):
     train_metrics: dict[str, float | int | None] = Field(default_factory=dict)
 
 
+#: the packaged calibrations, one file per scorer
+CALIBRATIONS = Path(__file__).resolve().parent / "calibrations"
+
+
 def calibration_path(model: str, directory: str | Path | None = None) -> Path:
-    return fitted_artifact_path("gasp", model, directory)
+    """``<directory>/<model>.json`` for a refit, else the packaged file."""
+    return (Path(directory) if directory is not None else CALIBRATIONS) / f"{model}.json"
 
 
 def load_calibration(model: str, directory: str | Path | None = None) -> Calibration:

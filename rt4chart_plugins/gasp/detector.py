@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 
-from ..detector import Detector, empty_context_report, sentence_inputs, sentence_report
-from ..errors import InvalidInput
-from ..types import (
+from rt4chart_plugins.detector import Detector, empty_context_report, sentence_inputs, sentence_report
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,
     Evidence,
@@ -31,15 +31,15 @@ from ..types import (
     Span,
     Window,
 )
-from .calibration import Calibration, load_calibration
-from .features import (
+from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
+from rt4chart_plugins.gasp.features import (
     SentenceFeatures,
     balanced_chunks,
     risk,
     sentence_features,
     token_anchors,
 )
-from .scorer import LlamaScorer
+from rt4chart_plugins.gasp.scorer import LlamaScorer
 
 #: the scorer used when none is named; ``$RT4CHART_GASP_MODEL`` overrides
 DEFAULT_SCORER = "smollm2-135m"  # docs/gasp.md: ranks better than Qwen 0.5B on train rows, 2x faster
@@ -114,7 +114,7 @@ class GaspDetector(Detector):
     @property
     def scorer(self) -> LlamaScorer:
         if self._scorer is None:
-            from .. import models
+            from rt4chart_plugins import models
 
             path = models.locate(self.model, self._model_path)
             self._scorer = LlamaScorer(path, n_ctx=self.n_ctx, n_threads=self.n_threads)

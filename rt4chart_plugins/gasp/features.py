@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .scorer import Conditions
+from rt4chart_plugins.gasp.scorer import Conditions
 
 FEATURES = ("gap", "jsd_empty", "drop", "jsd_loo")
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..types import Claim, Cost, Judgement, Label, Sentence
+from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence
 
 VerifyMode = Literal["local", "global_search", "global_hint"]
 

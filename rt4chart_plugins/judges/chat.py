@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from json_repair import repair_json
 from pydantic import ValidationError
 
-from ..errors import JudgeError
-from ..types import Claim, Cost, Judgement, Sentence
-from . import prompts
-from .base import DecomposeResult, Judge, VerifyRequest, VerifyResult, label_from_text
-from .cache import JudgeCache, cache_from_setting, cache_key
+from rt4chart_plugins.errors import JudgeError
+from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
+from rt4chart_plugins.judges import prompts
+from rt4chart_plugins.judges.schema import DECOMPOSE_SCHEMA, VERIFY_SCHEMA
+from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult, label_from_text
+from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
 
 
 @dataclass
@@ -137,7 +138,7 @@ class ChatJudge(Judge):
         system = prompts.DECOMPOSE_HOLISTIC_SYSTEM if holistic else prompts.DECOMPOSE_SYSTEM
         result = DecomposeResult()
         try:
-            data = await self._ask(system, prompts.decompose_user(sentences), prompts.DECOMPOSE_SCHEMA, "claims", cost)
+            data = await self._ask(system, prompts.decompose_user(sentences), DECOMPOSE_SCHEMA, "claims", cost)
         except JudgeError as exc:
             result.failed = {s.id: str(exc) for s in sentences}
             return result
@@ -168,7 +169,7 @@ class ChatJudge(Judge):
                 break
             user = prompts.verify_user(request.mode, request.sentences, pending, request.question, request.hints)
             try:
-                data = await self._ask(prompts.VERIFY_SYSTEM, user, prompts.VERIFY_SCHEMA, "verdicts", cost)
+                data = await self._ask(prompts.VERIFY_SYSTEM, user, VERIFY_SCHEMA, "verdicts", cost)
             except JudgeError as exc:
                 for c in pending:
                     result.unjudged[c.id] = str(exc)

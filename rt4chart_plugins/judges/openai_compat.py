@@ -12,8 +12,8 @@ import os
 import weakref
 from typing import Any
 
-from ..errors import MissingExtra
-from .chat import ChatJudge, ChatReply
+from rt4chart_plugins.errors import MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 
 
 class OpenAIJudge(ChatJudge):

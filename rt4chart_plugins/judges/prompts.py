@@ -8,7 +8,7 @@ KV cache, and the verdict is a single word read off the logits.
 
 from __future__ import annotations
 
-from ..types import Claim, Label, Sentence
+from rt4chart_plugins.types import Claim, Label, Sentence
 
 LABEL_RULES = """Labels:
 - ENT: the context states the claim, or it follows directly from what the context states.
@@ -34,23 +34,6 @@ def decompose_user(sentences: list[Sentence]) -> str:
     lines = "\n".join(f"[{s.id}] {s.text}" for s in sentences)
     return f"Answer sentences:\n{lines}\n\nReturn the claims as JSON."
 
-
-DECOMPOSE_SCHEMA: dict = {
-    "type": "object",
-    "properties": {
-        "claims": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"sentence": {"type": "integer"}, "text": {"type": "string"}},
-                "required": ["sentence", "text"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["claims"],
-    "additionalProperties": False,
-}
 
 VERIFY_SYSTEM = f"""You verify claims against a retrieved context, sentence by sentence.
 {LABEL_RULES}
@@ -90,29 +73,6 @@ def verify_user(
     parts += ["", "Return one verdict per claim as JSON."]
     return "\n".join(parts)
 
-
-VERIFY_SCHEMA: dict = {
-    "type": "object",
-    "properties": {
-        "verdicts": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "claim": {"type": "integer"},
-                    "label": {"type": "string", "enum": ["ENT", "CON", "NIC"]},
-                    "evidence": {"type": "array", "items": {"type": "integer"}},
-                    "phrase": {"type": ["string", "null"]},
-                    "reason": {"type": "string"},
-                },
-                "required": ["claim", "label", "evidence", "phrase", "reason"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["verdicts"],
-    "additionalProperties": False,
-}
 
 # --- readout prompts for the embedded judge ---------------------------------------------------
 

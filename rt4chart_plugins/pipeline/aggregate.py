@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..types import AnswerState, ClaimVerdict, Label, Span
+from rt4chart_plugins.types import AnswerState, ClaimVerdict, Label, Span
 
 
 def and_join(labels: list[Label]) -> Label:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..judges.base import Judge
-from ..types import Claim, Cost, Sentence
+from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.types import Claim, Cost, Sentence
 
 #: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).
 REFUSAL = re.compile(

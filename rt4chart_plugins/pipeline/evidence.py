@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..types import Correction, Judgement, Label, Sentence, Span
+from rt4chart_plugins.types import Correction, Judgement, Label, Sentence, Span
 
 _NORM = re.compile(r"[\W_]+", re.UNICODE)
 

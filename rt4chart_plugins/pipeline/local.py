@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 
-from ..judges.base import Judge, VerifyRequest
-from ..types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
-from .evidence import check_evidence
+from rt4chart_plugins.judges.base import Judge, VerifyRequest
+from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
+from rt4chart_plugins.pipeline.evidence import check_evidence
 
 
 def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:

@@ -20,7 +20,7 @@ from json.decoder import scanstring
 
 from sentencex import segment as _sentencex_segment
 
-from ..types import Sentence
+from rt4chart_plugins.types import Sentence
 
 _WORDY = re.compile(r"\w", re.UNICODE)
 #: A JSON string value longer than this is split into sentences (reviews, descriptions).

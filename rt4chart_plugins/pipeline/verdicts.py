@@ -1,0 +1,44 @@
+"""Stage 6: a claim's verdict as the report shows it, from the judge's final judgement.
+
+The judge answers in context-sentence ids and a phrase; the report needs character offsets: the
+claim's sentence as its answer span, the phrase anchored inside it (or a correction saying it
+could not be), the evidence sentences with their passage offsets, and a reason in words when the
+judge gave none.
+"""
+
+from __future__ import annotations
+
+from rt4chart_plugins.pipeline.evidence import anchor_phrase
+from rt4chart_plugins.types import (Claim, ClaimVerdict, Correction, Evidence, Judgement, Label, LocalVerdict,
+                                    Sentence, Span)
+
+
+def claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict | None, error: str | None,
+                   answer_sentences: list[Sentence], context: list[Sentence], corrections: list[Correction],
+                   global_checked: bool) -> ClaimVerdict:
+    sentence = next((s for s in answer_sentences if s.id == claim.sentence_id), None)
+    answer_span = Span(start=sentence.start, end=sentence.end, text=sentence.text) if sentence else None
+    if judgement is None:
+        return ClaimVerdict(id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=None, judged=False,
+                            answer_span=answer_span, error=error or "not judged", local=local)
+    phrase_span = None
+    if judgement.label != Label.ENT and judgement.phrase:
+        phrase_span = anchor_phrase(judgement.phrase, answer_span)
+        if phrase_span is None and answer_span is not None:
+            corrections.append(Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120]))
+    evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
+    reason = judgement.reason or default_reason(judgement)
+    return ClaimVerdict(
+        id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=judgement.label,
+        answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
+        probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
+    )
+
+
+def default_reason(j: Judgement) -> str:
+    conf = f" (p={j.probs[j.label]:.2f})" if j.probs else ""
+    if j.label == Label.NIC:
+        return f"no context sentence states this{conf}"
+    where = ", ".join(str(i) for i in j.evidence) or "none cited"
+    verb = "supported" if j.label == Label.ENT else "contradicted"
+    return f"{verb} by context sentence(s) {where}{conf}"

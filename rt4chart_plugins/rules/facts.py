@@ -1,0 +1,100 @@
+"""Cheap deterministic checks that back up a small judge: numbers and names the context lacks.
+
+A 1.5B judge reads "The trial lasts 30 days" against "The trial lasts 14 days" as supported often
+enough to matter; a string comparison does not. A claim is flagged when it states a number (a
+count, an amount, a percentage, a year, a time of day) or a proper name that appears nowhere in the
+context (nor in the question). Numbers are compared as values, so "5 PM" meets "17:00", "1,000"
+meets "1000" and "five" meets "5".
+"""
+
+from __future__ import annotations
+
+import re
+
+from rt4chart_plugins.rules.text import CLOCK_12H, hour_24
+from rt4chart_plugins.rules.records.regions import has_code, region_names
+
+_WORD_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000, "million": 1_000_000,
+    "billion": 1_000_000_000, "noon": 12, "midnight": 0, "half": 0.5, "once": 1, "twice": 2,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "dozen": 12,
+}
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:st|nd|rd|th)?(?![\w])", re.IGNORECASE)
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_CAPITALIZED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)*)")
+_COMMON_CAPS = frozenset(
+    "The This That These Those There Their They It Its In On At For From With However Also Overall Additionally "
+    "Furthermore Moreover According Based Passage Passages Unfortunately Yes No Some Many Most While When Where "
+    "What Which Who Why How If As An And But Or Not Both Each Other Another Such Our We You Your He She His Her "
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August "
+    "September October November December I".split()
+)
+
+
+#: list numbering and references to the passages are structure, not facts
+_MARKERS = re.compile(
+    r"(?im)^\s*(?:[*\-•]\s*)?(?:\d+[.)]|step\s+\d+\s*:?|question\s+\d+\s*:?|answer\s*:)"
+    r"|\(?\bpassages?\s+\d+(?:\s*(?:,|and|&)\s*\d+)*\)?"
+)
+_LINE_START = re.compile(r"(?m)^\s*(?:[*\-•]\s*)?([A-Z][a-z]+)")
+
+
+def _strip_markers(text: str) -> str:
+    return _MARKERS.sub(" ", text)
+
+
+def numbers(text: str, *, as_claim: bool = False) -> set[float]:
+    """Every numeric value stated in ``text``; a clock time counts as its 24-hour value (and, on
+    the context side, also as written, so that either form of the claim finds it)."""
+    text = _strip_markers(text)
+    values: set[float] = set()
+    for m in CLOCK_12H.finditer(text):
+        values.add(float(hour_24(m)))
+    if as_claim:
+        text = CLOCK_12H.sub(lambda m: f" {m.group(2) or ''} ", text)  # minutes stay, the 12-hour hour goes
+    for m in _NUMBER.finditer(text):
+        values.add(float(m.group(1).replace(",", "")))
+    for w in _WORDS.findall(text.lower()):
+        if w in _WORD_NUMBERS:
+            values.add(float(_WORD_NUMBERS[w]))
+    return values
+
+
+def names(text: str) -> set[str]:
+    """Capitalized words that are not sentence-initial or common: candidate proper names."""
+    text = _strip_markers(text)
+    line_initial = {m.start(1) for m in _LINE_START.finditer(text)}
+    out: set[str] = set()
+    for m in _CAPITALIZED.finditer(text):
+        if m.start(1) in line_initial or text[: m.start(1)].rstrip().endswith((":", "(", '"', "“")):
+            continue
+        for word in m.group(1).split():
+            if word not in _COMMON_CAPS:
+                out.add(word.lower())
+    return out
+
+
+def unsupported_facts(claim: str, context: str, question: str | None = None) -> list[str]:
+    """Numbers and names of the claim found nowhere in the context or the question."""
+    source = context + "\n" + (question or "")
+    known_numbers = numbers(source)
+    lowered = source.lower()
+    missing = [_fmt(v) for v in sorted(numbers(claim, as_claim=True) - known_numbers) if v not in (0.0, 1.0)]
+    # "Pennsylvania" against a record's "state": "PA" is the same place
+    spelled = {w.lower() for name, code in region_names(claim) if has_code(source, code) for w in name.split()}
+    missing += sorted(n for n in names(claim)
+                      if n not in lowered and n not in spelled and not _plural_of_known(n, lowered))
+    return missing
+
+
+def _plural_of_known(name: str, lowered_source: str) -> bool:
+    """"Mondays" against "hours.Monday", "Americans" against "American": the plural of a word the
+    source has is not a new name."""
+    return len(name) > 3 and name.endswith("s") and re.search(rf"\b{re.escape(name[:-1])}\b", lowered_source) is not None
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)

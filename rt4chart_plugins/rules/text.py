@@ -1,0 +1,36 @@
+"""Word-level helpers that every rule and the judges share, defined once.
+
+They are deliberately simple (regular expressions over English text): they serve to compare a
+claim's words with a context's, not to parse either.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: function words that say nothing about what a sentence claims
+STOPWORDS = frozenset(
+    "a an the and or but if of to in on at by for from with as is are was were be been being it its "
+    "this that these those there their they them he she his her him we our you your i me my not no "
+    "do does did has have had will would can could should may might must also which who whom what "
+    "when where why how than then so such about into over after before during while up out all any "
+    "both each other some more most very just only own same too s t".split()
+)
+
+#: a 12-hour clock time ("10 PM", "5:30 p.m.", "9am"): groups hour, minutes (or None), a/p
+CLOCK_12H = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+#: the same, as a pattern without groups, for building larger expressions
+CLOCK_12H_PATTERN = r"\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\b\.?"
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def split_camel(text: str) -> str:
+    """Field names read as words: "RestaurantsTakeOut" → "Restaurants Take Out", "HasTV" → "Has TV",
+    "TVShow" → "TV Show"."""
+    return _CAMEL.sub(" ", text)
+
+
+def hour_24(match: re.Match) -> int:
+    """The 24-hour hour of a :data:`CLOCK_12H` match ("10 PM" → 22, "12 am" → 0)."""
+    return int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)

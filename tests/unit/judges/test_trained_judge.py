@@ -1,0 +1,263 @@
+"""The trained cross-encoder judge, on the packaged artifact: real ONNX inference, no fakes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rt4chart_plugins import Verifier
+from rt4chart_plugins.errors import ModelNotAvailable
+from rt4chart_plugins.judges.trained import encoder
+from rt4chart_plugins.judges.base import VerifyRequest
+from rt4chart_plugins.judges.trained.localize import unsupported_phrase
+from rt4chart_plugins.judges.trained.premise import Relevance, select
+from rt4chart_plugins.judges.trained.judge import TrainedJudge, premise_question
+from rt4chart_plugins.pipeline.segment import segment_context
+from rt4chart_plugins.types import Claim, Label
+
+CONTEXT = (
+    "The Riverside Library opened in 1962 on Elm Street. "
+    "It holds about 40,000 books and a small collection of maps. "
+    "The library is open from 9 AM to 6 PM on weekdays. "
+    "Children's story hour takes place every Saturday morning. "
+    "Membership is free for residents of the county."
+)
+
+
+@pytest.fixture(scope="module")
+def verifier() -> Verifier:
+    return Verifier("trained", decomposition="sentence", fact_check=False)
+
+
+def _label(verifier: Verifier, answer: str) -> Label:
+    report = verifier.verify(CONTEXT, answer)
+    assert report.state == "verified", report.error
+    assert len(report.claims) == 1
+    return report.claims[0].label
+
+
+def test_copied_sentence_is_entailed_with_its_evidence(verifier):
+    report = verifier.verify(CONTEXT, "The library is open from 9 AM to 6 PM on weekdays.")
+    claim = report.claims[0]
+    assert claim.label == Label.ENT
+    assert any("9 AM to 6 PM" in e.text for e in claim.evidence)
+    assert claim.probs[Label.ENT] > 0.5
+
+
+def test_changed_number_is_contradicted(verifier):
+    assert _label(verifier, "The Riverside Library opened in 1987 on Elm Street.") == Label.CON
+
+
+def test_foreign_sentence_is_baseless(verifier):
+    assert _label(verifier, "The mayor announced a new tram line to the airport last spring.") == Label.NIC
+
+
+def test_answer_level_flags_only_the_bad_sentence(verifier):
+    report = verifier.verify(CONTEXT, "Membership is free for residents of the county. "
+                                      "The library also runs a rooftop cafe that serves lunch.")
+    labels = [c.label for c in report.claims]
+    assert labels[0] == Label.ENT and labels[1] != Label.ENT
+    assert report.hallucinated
+    assert report.unfaithful_spans and report.unfaithful_spans[0].text.startswith("The library also runs")
+
+
+def test_a_claim_longer_than_the_encoder_window_is_judged_not_a_crash(verifier):
+    long_claim = "The library offers " + ", ".join(f"service number {i} for residents" for i in range(80)) + "."
+    report = verifier.verify(CONTEXT, long_claim)
+    assert report.state == "verified" and report.claims[0].label != Label.ENT
+
+
+def test_packaged_artifact_checksum_matches_its_manifest():
+    directory, manifest = encoder.load_manifest()
+    assert encoder.sha256_file(directory / encoder.MODEL_FILE) == manifest.sha256
+    assert 0.0 < manifest.threshold < 1.0
+    assert manifest.validation, "the manifest records the validation numbers of its training run"
+
+
+def test_corrupted_artifact_names_the_rebuild_command(tmp_path):
+    shutil.copytree(encoder.ARTIFACT_DIR, tmp_path / "a")
+    model = tmp_path / "a" / encoder.MODEL_FILE
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    model.write_bytes(bytes(data))
+    with pytest.raises(ModelNotAvailable, match="rt4chart train-verifier"):
+        TrainedJudge(tmp_path / "a").prepare()
+
+
+def test_missing_artifact_names_the_rebuild_command(tmp_path):
+    with pytest.raises(ModelNotAvailable, match="rt4chart train-verifier"):
+        TrainedJudge(tmp_path).prepare()
+    verifier = Verifier(TrainedJudge(tmp_path))
+    with pytest.raises(ModelNotAvailable):
+        verifier.verify(CONTEXT, "The library opened in 1962.")
+    [report] = verifier.verify_many([{"context": CONTEXT, "answer": "The library opened in 1962."}])
+    assert report.state == "failed" and "train-verifier" in (report.error or "")
+
+
+def test_cli_reads_another_artifact_from_model_path(tmp_path, capsys):
+    from rt4chart_plugins import cli
+
+    shutil.copytree(encoder.ARTIFACT_DIR, tmp_path / "a")
+    (tmp_path / "ctx.txt").write_text(CONTEXT)
+    argv = ["verify", "--judge", "trained", "--context", str(tmp_path / "ctx.txt"), "--answer",
+            "The Riverside Library opened in 1962 on Elm Street.", "--format", "json"]
+    assert cli.main(argv + ["--model-path", str(tmp_path / "a")]) == 0
+    assert '"label": "ENT"' in capsys.readouterr().out
+    assert cli.main(argv + ["--model-path", str(tmp_path / "missing")]) != 0
+    assert "rt4chart train-verifier" in capsys.readouterr().err
+
+
+def test_cli_threshold_moves_the_trained_judges_operating_point(tmp_path, capsys, monkeypatch):
+    from rt4chart_plugins import cli
+
+    monkeypatch.delenv("RT4CHART_JUDGE", raising=False)  # the default judge is the trained one
+    root = Path(__file__).parents[3] / "examples" / "policy"
+    argv = ["verify", "--context", str(root / "context.txt"), "--answer-file", str(root / "answer.txt"), "--format", "json"]
+
+    def labels(*extra: str) -> list[str]:
+        cli.main(argv + list(extra))
+        return [c["label"] for c in json.loads(capsys.readouterr().out)["claims"]]
+
+    shipped = labels()
+    assert labels("--threshold", "0") == ["ENT"] * len(shipped)  # every support is >= 0
+    assert "ENT" not in labels("--threshold", "1.01")
+
+
+def test_premise_reads_the_matching_sentences_in_document_order():
+    sentences = ["Cats sleep a lot.", "The bridge opened in 1932.", "Dogs bark.", "The bridge is 500 m long."]
+    scores = Relevance(sentences).scores("The bridge opened in 1932 and is 500 m long.")
+    assert select(scores, [5, 5, 5, 5], budget=10) == [1, 3]
+    assert select(scores, [5, 5, 5, 5], budget=10, exclude={1}) == [0, 3]
+
+
+def test_premise_choice_does_not_depend_on_the_process_hash_seed():
+    import subprocess
+    import sys
+
+    # 40 sentences over 120 words of varied frequency: many distinct idf values to add up
+    code = ("import random\nfrom rt4chart_plugins.judges.trained.premise import Relevance\n"
+            "rng = random.Random(0)\nvocab = [f'word{i}x' for i in range(120)]\n"
+            "s = [' '.join(rng.sample(vocab[: rng.randint(10, 120)], 12)) for _ in range(40)]\n"
+            "print(repr(Relevance(s).scores(' '.join(vocab[::3]), ' '.join(vocab[1::5]))))")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout
+            for seed in range(6)}
+    assert len(outs) == 1
+
+
+def test_unsupported_phrase_is_the_part_the_premise_lacks():
+    premise = "The museum opened in 1990 and has three floors."
+    assert unsupported_phrase("The museum opened in 1990 and has a rooftop garden.", premise) == "rooftop garden"
+    assert unsupported_phrase("The museum opened in 1990.", premise) is None
+
+
+def test_clauses_split_where_a_trailing_clause_can_be_baseless():
+    from rt4chart_plugins.judges.trained.localize import clause_spans, weakest_clauses
+
+    text = "In 2010, the company moved to Austin and hired 200 new workers, which doubled its staff."
+    spans = clause_spans(text)
+    # "In 2010," is too short to stand alone; separators open the clause that follows them
+    assert [text[a:b] for a, b in spans] == ["In 2010, the company moved to Austin", "and hired 200 new workers",
+                                             "which doubled its staff"]
+    assert weakest_clauses(text, spans, [0.9, 0.8, 0.2], 0.6) == "which doubled its staff"
+    assert weakest_clauses(text, spans, [0.3, 0.8, 0.2], 0.6) == text[: spans[2][1]]  # first to last low clause
+    assert weakest_clauses(text, spans, [0.3, 0.3, 0.2], 0.6) is None  # all low: the sentence is the span
+    assert weakest_clauses(text, spans, [0.9, 0.9, 0.9], 0.6) is None
+    assert clause_spans("Second, you can drink chamomile tea.") == [(0, 35)]
+
+
+def test_a_baseless_trailing_clause_is_the_phrase_of_a_flagged_sentence():
+    context = ("The Riverside Museum opened in 1990 on the east bank of the river. It has three floors of "
+               "paintings by local artists. Admission is free on Sundays.")
+    answer = ("The Riverside Museum opened in 1990 on the east bank of the river, "
+              "which makes it the most visited museum in Europe.")
+    report = Verifier(judge="trained", decomposition="sentence").verify(context=context, answer=answer)
+    assert report.hallucinated and report.claims[0].label != Label.ENT
+    assert report.claims[0].phrase_span is not None
+    phrase = answer[report.claims[0].phrase_span.start:report.claims[0].phrase_span.end]
+    assert phrase == "which makes it the most visited museum in Europe"
+
+
+def test_contradicted_or_baseless_follows_coverage_as_much_as_the_encoder():
+    from rt4chart_plugins.judges.trained.encoder import conflict_share
+
+    # the premise has every word of the claim: it speaks of the same thing, differently
+    assert conflict_share(p_con=0.2, p_nic=0.8, coverage=1.0) > 0.5
+    # the premise has almost none of them: new material, even if the encoder leans CON
+    assert conflict_share(p_con=0.6, p_nic=0.4, coverage=0.1) < 0.5
+    assert conflict_share(p_con=0.0, p_nic=0.0, coverage=0.5) == 0.5
+
+
+RECORD = {
+    "name": "Happy Bistro", "address": "5873 Market St", "city": "Santa Barbara", "state": "CA",
+    "categories": "Bars, Nightlife, American (Traditional)",
+    "hours": {"Monday": "12:0-20:0", "Tuesday": "12:0-18:0", "Friday": "9:0-19:0", "Saturday": "17:0-0:0"},
+    "attributes": {"RestaurantsReservations": "True", "DogsAllowed": "True", "RestaurantsDelivery": "False",
+                   "OutdoorSeating": "False", "Alcohol": "u'beer_and_wine'"},
+    "business_stars": 4.5,
+    "review_info": [{"review_stars": 1.0, "review_date": "2016-01-06",
+                     "review_text": "Rude staff and a dirty dining room. Never coming back; my order was wrong twice."}],
+}
+RECORD_ANSWER = ("Happy Bistro is a traditional American bar located at 5873 Market St in Santa Barbara, CA. "
+                 "It has a high overall rating of 4.5 stars. It accepts reservations and allows dogs, but it "
+                 "does not offer delivery or outdoor seating. It serves beer and wine.")
+
+
+def test_a_question_does_not_turn_faithful_sentences_about_a_record_into_flags(verifier):
+    """The verifier learned records without a question; with one in front of the record's fields it
+    called half of such faithful sentences CON. A structured window's premise carries no question."""
+    plain = verifier.verify(json.dumps(RECORD), RECORD_ANSWER)
+    asked = verifier.verify(json.dumps(RECORD), RECORD_ANSWER, question="What should I know about this business?")
+    assert [c.label for c in plain.claims] == [Label.ENT] * 4
+    assert [(c.label, c.probs) for c in asked.claims] == [(c.label, c.probs) for c in plain.claims]
+
+
+def test_a_text_context_still_reads_the_question():
+    claims = [Claim(id=0, sentence_id=0, text="It is open late.")]
+    text = VerifyRequest(mode="local", sentences=segment_context(CONTEXT), claims=claims, question="When?")
+    record = VerifyRequest(mode="local", sentences=segment_context(json.dumps(RECORD)), claims=claims, question="When?")
+    assert premise_question(text) == "When?"
+    assert premise_question(record) is None
+
+
+def test_a_claim_that_flips_a_yes_no_field_is_contradicted_with_the_field_as_evidence(verifier):
+    report = verifier.verify(json.dumps(RECORD), "It offers delivery and has outdoor seating. It allows dogs.")
+    flipped, kept = report.claims
+    assert flipped.label == Label.CON and flipped.probs[Label.ENT] < 0.1
+    assert {e.text for e in flipped.evidence} == {"attributes.RestaurantsDelivery: False",
+                                                  "attributes.OutdoorSeating: False"}
+    assert "the record says attributes.RestaurantsDelivery: False" in flipped.reason
+    assert kept.label == Label.ENT and "the record says" not in kept.reason
+
+
+def test_a_spelled_out_state_is_read_as_the_records_postal_code(verifier):
+    """RECORD stores "state": "CA"; an answer that writes "California" states nothing new."""
+    report = verifier.verify(json.dumps(RECORD), "Happy Bistro is a bar located at 5873 Market St in Santa Barbara, California.")
+    claim = report.claims[0]
+    assert "premise lacks" not in claim.reason  # before: "premise lacks california"
+    assert claim.label == Label.ENT
+
+
+def test_hours_the_record_gives_otherwise_are_contradicted_with_the_days_as_evidence(verifier):
+    """RECORD: Friday 9:0-19:0, Saturday 17:0-0:0. "Until 7 PM" is in the premise (Friday), so the
+    number check passes the Saturday claim; the hours check reads which day the time is for."""
+    report = verifier.verify(json.dumps(RECORD), "It is open until 7 PM on Saturdays. On Fridays it closes at 7 PM.")
+    wrong, right = report.claims
+    assert wrong.label == Label.CON and wrong.probs[Label.ENT] < 0.1
+    assert [e.text for e in wrong.evidence] == ["hours.Saturday: 17:0-0:0"]
+    assert "the record says hours.Saturday: 17:0-0:0" in wrong.reason
+    assert "the record says" not in right.reason
+
+
+def test_a_sentence_of_hours_the_record_bears_out_is_entailed_even_with_closed_days_the_record_lacks(verifier):
+    """RECORD lists Monday, Tuesday, Friday and Saturday. "Sundays" is in no field, so the name
+    check alone would call the second sentence baseless; the hours check confirms it."""
+    report = verifier.verify(json.dumps(RECORD), "On Fridays it is open from 9 AM to 7 PM. It is closed on Sundays.")
+    hours, closed = report.claims
+    assert hours.label == Label.ENT and [e.text for e in hours.evidence] == ["hours.Friday: 9:0-19:0"]
+    assert closed.label == Label.ENT and "the record confirms it: hours.Monday: 12:0-20:0" in closed.reason
+    assert {e.text for e in closed.evidence} == {"hours.Monday: 12:0-20:0", "hours.Tuesday: 12:0-18:0",
+                                                 "hours.Friday: 9:0-19:0", "hours.Saturday: 17:0-0:0"}

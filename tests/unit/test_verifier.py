@@ -1,0 +1,235 @@
+"""Pipeline logic with a scripted judge: joins, the global pass, spans, states, bad input."""
+
+import asyncio
+import math
+
+import pytest
+
+from rt4chart_plugins import InvalidInput, Label, Verifier
+from scripted_judge import ScriptedJudge
+
+CONTEXT = ["The trial lasts 14 days.", "Only verified users are eligible.", "Exports are capped at 5 per month."]
+RULES = {"14 days": ("14 days", None), "all users": (None, "Only verified"), "email": (None, None)}
+
+
+def verifier(judge=None, **kw):
+    return Verifier(judge or ScriptedJudge(RULES), **kw)
+
+
+def test_claims_map_to_their_sentences_with_evidence_and_spans():
+    answer = "The trial lasts 14 days. It applies to all users and includes email support."
+    report = verifier().verify(context=CONTEXT, answer=answer)
+    labels = {c.text: c.label for c in report.claims}
+    assert labels == {"The trial lasts 14 days": Label.ENT, "It applies to all users": Label.CON,
+                      "includes email support": Label.NIC}
+    con = next(c for c in report.claims if c.label == Label.CON)
+    assert [e.sentence_id for e in con.evidence] == [1]
+    assert con.evidence[0].text == CONTEXT[1] and con.evidence[0].passage == 1
+    assert con.answer_span.text == "It applies to all users and includes email support."
+    assert answer[con.answer_span.start : con.answer_span.end] == con.answer_span.text
+    nic = next(c for c in report.claims if c.label == Label.NIC)
+    assert nic.evidence == []
+    assert report.label == Label.CON and report.hallucinated and report.state == "verified"
+    assert report.score == pytest.approx(1 / 3)
+    assert [s.text for s in report.unfaithful_spans] == [con.answer_span.text]
+    assert "global verification skipped" in " ".join(report.notes)
+
+
+def test_repeated_answer_sentence_gets_its_own_span():
+    answer = "It applies to all users. The trial lasts 14 days. It applies to all users."
+    report = verifier(decomposition="sentence").verify(context=CONTEXT, answer=answer)
+    starts = [c.answer_span.start for c in report.claims if c.label == Label.CON]
+    assert starts == [0, answer.rindex("It applies")]
+
+
+def test_sub_sentence_span_from_the_named_phrase():
+    judge = ScriptedJudge(RULES, phrase="all users")
+    report = Verifier(judge, decomposition="sentence").verify(context=CONTEXT, answer="It applies to all users.")
+    claim = report.claims[0]
+    assert claim.phrase_span.text == "all users"
+    assert [s.text for s in report.phrase_spans] == ["all users"]
+
+
+def test_global_pass_runs_with_adaptive_modes_when_context_spans_windows():
+    context = [f"Filler sentence number {i}." for i in range(40)] + ["Only verified users are eligible."]
+    context[3] = "The trial lasts 14 days."
+    judge = ScriptedJudge(RULES)
+    report = Verifier(judge, decomposition="sentence", window_size=10, window_overlap=3).verify(
+        context=context, answer="The trial lasts 14 days. It applies to all users. It has email support.")
+    modes = [r.mode for r in judge.requests]
+    assert modes.count("local") == len(report.windows) == 6
+    assert "global_search" in modes and "global_hint" in modes
+    hint = next(r for r in judge.requests if r.mode == "global_hint")
+    assert all(label in (Label.ENT, Label.CON) for label, _ in hint.hints.values())
+    search = next(r for r in judge.requests if r.mode == "global_search")
+    assert [c.text for c in search.claims] == ["It has email support."] and not search.hints
+    assert all(c.global_checked for c in report.claims)
+    assert [c.label for c in report.claims] == [Label.ENT, Label.CON, Label.NIC]
+
+
+def test_no_global_pass_when_disabled():
+    judge = ScriptedJudge(RULES)
+    Verifier(judge, decomposition="sentence", window_size=2, window_overlap=1, global_verification=False).verify(
+        context=CONTEXT, answer="The trial lasts 14 days.")
+    assert {r.mode for r in judge.requests} == {"local"}
+
+
+def test_windows_shrink_to_fit_a_small_judge():
+    judge = ScriptedJudge(RULES, budget=30)
+    report = Verifier(judge, decomposition="sentence").verify(context=CONTEXT * 10, answer="The trial lasts 14 days.")
+    assert any("windows shrunk" in n for n in report.notes)
+    assert all(len(r.sentences) < 30 for r in judge.requests if r.mode == "local")
+
+
+def test_oracle_corrections_are_reported():
+    judge = ScriptedJudge(RULES, extra_evidence=[99])
+    report = Verifier(judge, decomposition="sentence").verify(context=CONTEXT, answer="The trial lasts 14 days.")
+    assert [c.kind for c in report.corrections] == ["evidence_out_of_range"]
+    assert [e.sentence_id for e in report.claims[0].evidence] == [0]
+
+
+def test_partial_judging_is_reported_never_nan():
+    judge = ScriptedJudge(RULES, fail_claims={"email"})
+    report = Verifier(judge, decomposition="sentence").verify(
+        context=CONTEXT, answer="The trial lasts 14 days. It has email support.")
+    assert report.state == "partial" and report.label == Label.ENT
+    unjudged = [c for c in report.claims if not c.judged]
+    assert len(unjudged) == 1 and unjudged[0].error == "scripted failure"
+    assert not math.isnan(report.score)
+
+
+def test_all_claims_failing_gives_a_failed_report():
+    judge = ScriptedJudge(RULES, fail_claims={"e"})
+    report = Verifier(judge, decomposition="sentence").verify(context=CONTEXT, answer="The email is late.")
+    assert report.state == "failed" and report.label is None and "scripted failure" in report.error
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "I cannot answer this question based on the passages."])
+def test_no_claims_state(answer):
+    report = verifier().verify(context=CONTEXT, answer=answer)
+    assert report.state == "no_claims" and report.label is None
+    assert report.score == 1.0 and not report.hallucinated
+
+
+def test_a_preamble_carries_no_claim_but_what_follows_its_colon_does():
+    answer = "Here is a summary of the article in 62 words or less:\n\nThe trial lasts 14 days."
+    report = verifier(decomposition="sentence").verify(context=CONTEXT, answer=answer)
+    assert [c.text for c in report.claims] == ["The trial lasts 14 days."]
+    assert "carry no claim" in " ".join(report.notes)
+    # a colon inside the sentence: the part after it is content, so the sentence stays a claim
+    report = verifier(decomposition="sentence").verify(context=CONTEXT, answer="Here is the price: 12 dollars.")
+    assert [c.text for c in report.claims] == ["Here is the price: 12 dollars."]
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("Sure! Here's my answer based on the given passages:", True),
+    ("Based on the provided passages, here are the steps to grow dahlias from bulbs:", True),
+    ("Here's the summary within 62 words:", True),
+    ("Based on the provided passages, the deduction can be claimed on Line 29.", False),
+    ("Here is the capital of France, Paris.", False),
+    ("The report is here.", False),
+    ("I hope this helps!", True),
+    ("Let me know if you have any further questions or if there's anything else I can help with.", True),
+    ("If you have any other questions, feel free to ask!", True),
+    ("I hope the new treatment helps patients recover faster, the doctor said.", False),
+    ("Let me know if the store in Reno opens at 9 AM, she told the manager, who said it opens at 10 AM "
+     "on weekdays and at 11 AM on Sundays, and that it closes at 8 PM every day except public holidays.", False),
+])
+def test_preambles_and_closings_are_recognised_and_claims_are_not(sentence, expected):
+    from rt4chart_plugins.pipeline.decompose import carries_no_claim
+
+    assert carries_no_claim(sentence) is expected
+
+
+def test_empty_context_makes_every_claim_baseless_without_asking_the_judge():
+    judge = ScriptedJudge(RULES)
+    report = Verifier(judge, decomposition="sentence").verify(context=["", "  "], answer="The trial lasts 14 days.")
+    assert report.label == Label.NIC and judge.requests == []
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"context": CONTEXT, "answer": 42}, "answer must be a string"),
+    ({"context": 3.5, "answer": "x"}, "context must be a string or a list"),
+    ({"context": ["ok", None], "answer": "x"}, "NoneType"),
+    ({"context": CONTEXT, "answer": "x", "question": ["q"]}, "question must be a string"),
+])
+def test_bad_input_raises_a_clear_error(kwargs, match):
+    with pytest.raises(InvalidInput, match=match):
+        verifier().verify(**kwargs)
+
+
+def test_a_100k_word_context_is_verified_window_by_window():
+    words = " ".join(f"word{i}" for i in range(12)) + "."
+    context = " ".join([words] * 8400)  # ~100k words, 8,400 sentences
+    judge = ScriptedJudge(RULES)
+    report = Verifier(judge, decomposition="sentence", global_verification=False).verify(
+        context=context + " The trial lasts 14 days.", answer="The trial lasts 14 days.")
+    assert report.label == Label.ENT
+    assert len(report.windows) > 500
+    assert report.claims[0].evidence[0].sentence_id == len(report.context_sentences) - 1
+
+
+def test_over_limit_context_is_rejected_clearly():
+    with pytest.raises(InvalidInput, match="over the limit"):
+        Verifier(ScriptedJudge(RULES), max_context_chars=100).verify(context="x" * 101, answer="y")
+
+
+def test_verify_many_keeps_order_and_reports_failed_rows():
+    rows = [{"context": CONTEXT, "answer": "The trial lasts 14 days."},
+            {"context": CONTEXT, "answer": 7},
+            {"context": CONTEXT, "answer": "It applies to all users."}]
+    reports = verifier().verify_many(rows)
+    assert [r.state for r in reports] == ["verified", "failed", "verified"]
+    assert [r.label for r in reports] == [Label.ENT, None, Label.CON]
+    assert "answer" in reports[1].error
+
+
+def test_sync_facade_works_inside_a_running_loop():
+    async def inside():
+        return verifier().verify(context=CONTEXT, answer="The trial lasts 14 days.")
+    assert asyncio.run(inside()).label == Label.ENT
+
+
+def test_report_json_roundtrip():
+    from rt4chart_plugins import Report
+
+    report = verifier().verify(context=CONTEXT, answer="It applies to all users.")
+    assert Report.model_validate_json(report.model_dump_json()) == report
+
+
+def test_fact_check_overrules_an_ent_verdict_on_a_number_the_context_lacks():
+    rules = {"days": ("trial lasts", None)}
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+        context=CONTEXT, answer="The trial lasts 14 days. The trial lasts 30 days.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.NIC]
+    assert report.claims[1].unsupported_facts == ["30"] and report.claims[1].evidence == []
+    off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False).verify(
+        context=CONTEXT, answer="The trial lasts 30 days.")
+    assert off.claims[0].label == Label.ENT
+
+
+def test_field_check_overrules_an_ent_verdict_that_flips_a_yes_no_field():
+    record = '{"name": "Blue Spoon", "attributes": {"HasTV": "False", "RestaurantsTakeOut": "True"}}'
+    rules = {"takeout": ("TakeOut", None), "TV": ("HasTV", None)}
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+        context=record, answer="Blue Spoon offers takeout. Blue Spoon has a TV.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.CON]
+    assert [e.text for e in report.claims[1].evidence] == ["attributes.HasTV: False"]
+    assert "the record says attributes.HasTV: False" in report.claims[1].reason
+    off = Verifier(ScriptedJudge(rules), decomposition="sentence", record_checks=False).verify(
+        context=record, answer="Blue Spoon has a TV.")
+    assert off.claims[0].label == Label.ENT
+
+
+def test_hours_check_overrules_an_ent_verdict_that_gives_a_day_other_hours():
+    record = '{"name": "Blue Spoon", "hours": {"Friday": "9:0-22:0", "Saturday": "9:0-17:0"}}'
+    rules = {"PM": ("Friday", None)}  # the scripted judge supports both sentences
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+        context=record, answer="It closes at 10 PM on Fridays. It closes at 10 PM on Saturdays.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.CON]
+    assert [e.text for e in report.claims[1].evidence] == ["hours.Saturday: 9:0-17:0"]
+    assert "the record says hours.Saturday: 9:0-17:0" in report.claims[1].reason
+    assert any("opening hours" in n for n in report.notes)
+    closed = Verifier(ScriptedJudge({"closed": ("Friday", None)}), decomposition="sentence").verify(
+        context=record, answer="It is closed on Sundays.")
+    assert closed.claims[0].label == Label.ENT  # "Sundays" is in no field, yet the hours confirm it
