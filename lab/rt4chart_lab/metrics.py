@@ -235,3 +235,40 @@ def evaluate_wice(rows: Sequence[WiceRow], preds: dict[str, dict]) -> dict:
         "evidence_n": len(supported),
         "cost": cost_stats([preds[r.id] for r in rows if r.id in preds]),
     }
+
+
+def evaluate_pairs(rows: Sequence, preds: dict[str, dict]) -> dict:
+    """The minimal pairs: 3-way label accuracy, hallucinated-vs-faithful accuracy, both per
+    category, the confusion of gold and predicted labels, and, for rows run with and without their
+    question (``<id>-noq``), how often the label stays the same. An unjudged row counts as wrong."""
+    def label(row_id: str) -> str:
+        return _pred(preds, row_id).get("label") or "none"
+
+    main = [r for r in rows if not r.id.endswith("-noq")]
+    confusion: dict[str, dict[str, int]] = {g: {p: 0 for p in ("ENT", "CON", "NIC", "none")} for g in ("ENT", "CON", "NIC")}
+    by_cat: dict[str, dict] = {}
+    for r in main:
+        p = label(r.id)
+        confusion[r.label][p] += 1
+        c = by_cat.setdefault(r.category, {"n": 0, "label_correct": 0, "binary_correct": 0})
+        c["n"] += 1
+        c["label_correct"] += p == r.label
+        c["binary_correct"] += p != "none" and (p != "ENT") == r.hallucinated
+    for c in by_cat.values():
+        c["label_accuracy"] = c["label_correct"] / c["n"]
+        c["binary_accuracy"] = c["binary_correct"] / c["n"]
+    n = len(main)
+    twins = [(r.id, r.id[:-4]) for r in rows if r.id.endswith("-noq")]
+    same = sum(1 for a, b in twins if label(a) == label(b) and label(a) != "none")
+    return {
+        "n": n,
+        "unjudged": sum(1 for r in main if not (preds.get(r.id) or {}).get("ok")),
+        "label_accuracy": sum(c["label_correct"] for c in by_cat.values()) / n if n else None,
+        "binary_accuracy": sum(c["binary_correct"] for c in by_cat.values()) / n if n else None,
+        "worst_category": min(by_cat, key=lambda k: by_cat[k]["label_accuracy"]) if by_cat else None,
+        "by_category": dict(sorted(by_cat.items())),
+        "confusion": confusion,
+        "question_pairs": len(twins),
+        "question_invariance": same / len(twins) if twins else None,
+        "cost": cost_stats([preds[r.id] for r in main if r.id in preds]),
+    }

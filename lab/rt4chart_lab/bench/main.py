@@ -19,7 +19,7 @@ from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_lab.readout import ReadoutDetector
 from rt4chart_plugins.verifier import Verifier
 from rt4chart_lab import metrics
-from rt4chart_lab.data import records_dev
+from rt4chart_lab.data import pairs, records_dev
 from rt4chart_lab.data.datasets import load_ragtruth, load_wice, resolve_data_dir
 from rt4chart_plugins.judges.llama.server import Endpoint, llama_server
 from rt4chart_lab.bench.plot import write_plot
@@ -29,7 +29,7 @@ from rt4chart_lab.bench.systems import System, select
 
 
 #: what ``--dataset`` selects
-DATASETS = ("ragtruth", "wice", "records")
+DATASETS = ("ragtruth", "wice", "records", "pairs")
 
 
 def default_run_name(dataset: str, subset: str | None, split: str | None, limit: int | None) -> str:
@@ -69,6 +69,12 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
                                "(default dev) and no splits")
         root: Path | str = "(generated: rt4chart_lab.data.records_dev)"
         rows: list = records_dev.rows(subset if subset in records_dev.SUBSETS else "dev")[:limit]
+    elif dataset == "pairs":  # hand-written, in the lab: no shared data needed
+        if subset not in (None, "all") or split:
+            raise InvalidInput("the minimal pairs have no subsets or splits")
+        root = str(pairs.PATH)
+        chosen_rows = pairs.load_pairs(limit=limit)
+        rows = chosen_rows + pairs.with_question_dropped(chosen_rows)
     elif dataset == "ragtruth":
         root = resolve_data_dir(data_dir)
         rows = load_ragtruth(root, subset, split=split, limit=limit)
@@ -77,7 +83,7 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
             raise InvalidInput("WiCE has one split (dev); drop --split")
         root = resolve_data_dir(data_dir)
         rows = load_wice(root, subset, limit=limit)
-    scored_as = "wice" if dataset == "wice" else "ragtruth"  # the records dev set has RAGTruth's row form
+    scored_as = dataset if dataset in ("wice", "pairs") else "ragtruth"  # the records dev set has RAGTruth's row form
     chosen = select(systems, scored_as)
     judge_kwargs = judge_kwargs or {}
     base_config = base_config or {}
@@ -107,7 +113,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
                                     progress=progress, endpoint=endpoint))
             preds = load_records(path)
             judges.update(p.get("judge") for r in rows if (p := preds.get(r.id)) and p.get("judge") not in (None, "none"))
-            results[system.name] = (metrics.evaluate_ragtruth if scored_as == "ragtruth" else metrics.evaluate_wice)(rows, preds)
+            evaluate = {"ragtruth": metrics.evaluate_ragtruth, "wice": metrics.evaluate_wice, "pairs": metrics.evaluate_pairs}
+            results[system.name] = evaluate[scored_as](rows, preds)
             results[system.name]["description"] = system.description
             # the process's peak resident memory so far (the embedded judge runs in-process)
             results[system.name]["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

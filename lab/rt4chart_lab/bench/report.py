@@ -89,10 +89,34 @@ def wice_markdown(summary: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pairs_markdown(summary: dict) -> str:
+    systems = summary["systems"]
+    lines = [f"### Minimal pairs — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
+    lines += _table(
+        ["system", "n", "unjudged", "label acc", "halluc. vs faithful", "worst category", "same label w/o question",
+         *COST_HEADER],
+        [[name, m["n"], m["unjudged"], _f(m["label_accuracy"]), _f(m["binary_accuracy"]),
+          f"{m['worst_category']} {_f(m['by_category'][m['worst_category']]['label_accuracy'])}" if m["worst_category"] else "n/a",
+          f"{_f(m['question_invariance'])} ({m['question_pairs']})", *_cost_cells(m)]
+         for name, m in systems.items()],
+    )
+    lines += ["", "Per category (3-way label accuracy / hallucinated-vs-faithful accuracy):", ""]
+    cats = sorted({c for m in systems.values() for c in m["by_category"]})
+    lines += _table(["category", "n", *systems],
+                    [[c, next(m["by_category"][c]["n"] for m in systems.values() if c in m["by_category"]),
+                      *(f"{_f(m['by_category'][c]['label_accuracy'], 2)} / {_f(m['by_category'][c]['binary_accuracy'], 2)}"
+                        if c in m["by_category"] else "–" for m in systems.values())] for c in cats])
+    lines += ["", "Gold label (rows) vs. predicted label (columns):", ""]
+    lines += _table(["system", "gold", "ENT", "CON", "NIC", "none"],
+                    [[name, g, *(m["confusion"][g][p] for p in ("ENT", "CON", "NIC", "none"))]
+                     for name, m in systems.items() for g in ("ENT", "CON", "NIC")])
+    return "\n".join(lines) + "\n"
+
+
 def write_report(run_dir: Path, summary: dict) -> str:
     """Write ``summary.json`` and ``table.md`` into ``run_dir``; return the Markdown."""
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    md = (wice_markdown if summary["meta"]["dataset"] == "wice" else ragtruth_markdown)(summary)
+    md = {"wice": wice_markdown, "pairs": pairs_markdown}.get(summary["meta"]["dataset"], ragtruth_markdown)(summary)
     (run_dir / "table.md").write_text(md, encoding="utf-8")
     return md
