@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from rt4chart_plugins.errors import ModelNotAvailable
-from rt4chart_lab.readout.probe import Readout, features, fit_weights, load_readout, softmax
+from rt4chart_lab.logistic import fit_multinomial, softmax
+from rt4chart_lab.readout.probe import Readout, features, load_readout
 from rt4chart_plugins.types import Label
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -28,12 +29,12 @@ def _readout(dim: int = 4, **kw) -> Readout:
     return r
 
 
-def test_fit_weights_separates_three_classes():
+def test_fit_multinomial_separates_three_classes():
     rng = np.random.default_rng(0)
     centers = np.array([[2.0, 0, 0], [0, 2.0, 0], [0, 0, 2.0]])
     y = rng.integers(0, 3, 600)
     x = centers[y] + rng.normal(0, 0.7, (600, 3))
-    w, b = fit_weights(x, y, l2=0.01)
+    w, b = fit_multinomial(x, y, l2=0.01, free_last=True)
     accuracy = float((softmax(x @ w.T + b).argmax(axis=1) == y).mean())
     assert accuracy > 0.85
     p = softmax(x @ w.T + b)

@@ -21,6 +21,7 @@ def _data_dir():
 
 
 TINY = ["--ragtruth-limit", "24", "--records", "6", "--max-pairs", "48", "--epochs", "1", "--max-length", "96",
+        "--extra-per-set", "20", "--edit-items", "20",
         "--premise-budget", "64", "--holdout", "0.3"]
 
 
@@ -30,7 +31,7 @@ def test_train_command_rebuilds_a_loadable_artifact(tmp_path, capsys):
     from rt4chart_plugins.cli import main
     from rt4chart_plugins.judges.trained.judge import TrainedJudge
 
-    sources = "ragtruth,ragtruth-aug,records" if _data_dir() else "records"
+    sources = "ragtruth,ragtruth-aug,records,extra,edits" if _data_dir() else "records"
     out = tmp_path / "artifact"
     rc = main(["train-verifier", "--out", str(out), *TINY, "--sources", sources, "--members", "2"])
     assert rc == 0
@@ -42,6 +43,9 @@ def test_train_command_rebuilds_a_loadable_artifact(tmp_path, capsys):
     assert [m["seed"] for m in manifest["training"]["members"]] == [13, 14]
     if _data_dir():
         assert "| fp32 |" in printed and manifest["validation"]["fp32"]["pairs"] > 0
+        # the decision is fitted on the held-out pairs, contrastive ones included, and labels claims
+        assert manifest["decision"]["weights"] and len(manifest["decision"]["weights"]) == 3
+        assert "contrastive" in manifest["validation"]["fp32"]
     report = Verifier(TrainedJudge(out), decomposition="sentence").verify(
         "The shop opens at 9 AM.", "The shop opens at 9 AM. It sells bread.")
     assert report.state == "verified" and len(report.claims) == 2

@@ -38,7 +38,8 @@ from rt4chart_plugins.pipeline.decompose import is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.data import synth
 from rt4chart_lab.training.data import LABEL_ID, in_holdout, sentence_label, source_of, supported_sentences
-from rt4chart_lab.readout.probe import features, fit_linear, softmax
+from rt4chart_lab.logistic import softmax
+from rt4chart_lab.readout.probe import features, fit_linear
 from rt4chart_lab.readout.states import StateReader, chatml_question, document_prefix
 
 HOLDOUT = 0.2

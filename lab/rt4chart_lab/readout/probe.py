@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field
 
+from rt4chart_lab.logistic import fit_multinomial, softmax
 from rt4chart_plugins.errors import ModelNotAvailable
 
 _EPS = 1e-6
@@ -59,44 +60,6 @@ def features(hidden: np.ndarray, p_yes: np.ndarray) -> np.ndarray:
     return np.hstack([np.asarray(hidden, dtype=np.float64), np.log(p / (1 - p))[:, None]])
 
 
-def softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def fit_weights(x: np.ndarray, y: np.ndarray, l2: float, steps: int = 1500, lr: float = 0.01,
-                seed: int = 13) -> tuple[np.ndarray, np.ndarray]:
-    """Class-balanced multinomial logistic regression on standardized ``x`` (n, d), labels 0..2.
-    The last column (the judge's Yes log-odds) is not penalized: the penalty is there to keep the
-    1,536 hidden-state weights from memorizing a few thousand statements, not to shrink the one
-    feature that is known to carry signal."""
-    n, d = x.shape
-    penalty = np.full(d, l2)
-    penalty[-1] = 0.0
-    counts = np.bincount(y, minlength=3).astype(np.float64)
-    w_class = np.where(counts > 0, n / (3 * np.maximum(counts, 1)), 0.0)
-    sw = w_class[y] / w_class[y].sum()
-    onehot = np.eye(3)[y]
-    rng = np.random.default_rng(seed)
-    w = rng.normal(0, 0.01, (3, d))
-    b = np.zeros(3)
-    m_w, v_w, m_b, v_b = np.zeros_like(w), np.zeros_like(w), np.zeros(3), np.zeros(3)
-    for t in range(1, steps + 1):
-        p = softmax(x @ w.T + b)
-        g = (p - onehot) * sw[:, None]
-        gw = g.T @ x + penalty * w
-        gb = g.sum(axis=0)
-        m_w = 0.9 * m_w + 0.1 * gw
-        v_w = 0.999 * v_w + 0.001 * gw ** 2
-        m_b = 0.9 * m_b + 0.1 * gb
-        v_b = 0.999 * v_b + 0.001 * gb ** 2
-        c1, c2 = 1 - 0.9 ** t, 1 - 0.999 ** t
-        w -= lr * (m_w / c1) / (np.sqrt(v_w / c2) + 1e-8)
-        b -= lr * (m_b / c1) / (np.sqrt(v_b / c2) + 1e-8)
-    return w, b
-
-
 def fit_linear(x: np.ndarray, y: np.ndarray, components: int, l2: float
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(mean, std, weights 3 × d, bias) over raw features ``x`` (hidden state, then the Yes
@@ -107,7 +70,7 @@ def fit_linear(x: np.ndarray, y: np.ndarray, components: int, l2: float
     xs = (x - mean) / std
     _, _, vt = np.linalg.svd(xs[:, :-1], full_matrices=False)
     axes = vt[:components].T  # (d - 1, k)
-    w, b = fit_weights(np.hstack([xs[:, :-1] @ axes, xs[:, -1:]]), y, l2)
+    w, b = fit_multinomial(np.hstack([xs[:, :-1] @ axes, xs[:, -1:]]), y, l2, free_last=True)
     weights = np.hstack([w[:, :-1] @ axes.T, w[:, -1:]])
     return mean, std, weights, b
 

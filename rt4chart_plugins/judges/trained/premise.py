@@ -114,11 +114,16 @@ class Premises:
         self.relevance = Relevance(sentences)
 
     def pick(self, claim: str, question: str | None = None, *, exclude: set[int] | None = None) -> Premise:
+        """The premise of a claim. The question is read only when the claim means nothing without
+        it (:func:`needs_question`): otherwise the same claim against the same context would get
+        another premise, and so another verdict, depending on whether a question was passed."""
+        question = question if question and needs_question(claim) else None
         scores = self.relevance.scores(claim, question)
         chosen = select(scores, self.costs, self.budget, exclude=exclude)
         return Premise(premise_text(self.sentences, chosen, question), chosen, scores)
 
     def without_best(self, claim: str, question: str | None, n: int) -> Premise | None:
+        question = question if question and needs_question(claim) else None
         """The premise with the claim's ``n`` best-matching sentences removed (those scoring at
         least half the best): training's "support removed" pairs. None when nothing matches or
         nothing would be left."""
@@ -131,6 +136,17 @@ class Premises:
         if len(exclude) >= len(self.sentences):
             return None
         return self.pick(claim, question, exclude=exclude)
+
+
+#: an answer sentence with fewer content words than this is read with its question ("Yes, it does.")
+ELLIPTICAL_WORDS = 3
+_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|correct|incorrect|true|false)\b", re.IGNORECASE)
+
+
+def needs_question(claim: str) -> bool:
+    """Whether a claim only means something through its question: a bare yes/no, or a fragment
+    of fewer than :data:`ELLIPTICAL_WORDS` content words ("Three days.", "Yes, it does.")."""
+    return bool(_YES_NO.match(claim)) or len(words(claim)) < ELLIPTICAL_WORDS
 
 
 def coverage(claim: str, premise: str) -> float:

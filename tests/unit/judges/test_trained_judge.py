@@ -182,7 +182,7 @@ def test_a_baseless_trailing_clause_is_the_phrase_of_a_flagged_sentence():
 
 
 def test_contradicted_or_baseless_follows_coverage_as_much_as_the_encoder():
-    from rt4chart_plugins.judges.trained.encoder import conflict_share
+    from rt4chart_plugins.judges.trained.decision import conflict_share
 
     # the premise has every word of the claim: it speaks of the same thing, differently
     assert conflict_share(p_con=0.2, p_nic=0.8, coverage=1.0) > 0.5
