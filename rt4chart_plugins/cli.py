@@ -41,6 +41,8 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
     g.add_argument("--model", dest="openai_model", help="openai judge: model name")
     g.add_argument("--no-cache", action="store_true", help="do not read or write the judge cache")
+    g.add_argument("--budget", type=float, default=None,
+                   help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)")
     g = p.add_argument_group("pipeline")
     g.add_argument("--decomposition", choices=["llm", "sentence", "holistic"], default=None,
                    help="claim decomposition (default: llm)")
@@ -62,6 +64,14 @@ def judge_kwargs(args: argparse.Namespace) -> dict:
         out = {"artifact_dir": args.model_path} if args.model_path else {}
         if getattr(args, "threshold", None) is not None:
             out["threshold"] = args.threshold
+        return out
+    elif name == "auto":  # the trained verifier's threshold, the LLM's model and cache, the cascade's budget
+        out = {"trained": {"threshold": args.threshold}} if getattr(args, "threshold", None) is not None else {}
+        llm = {**kwargs, **({"model_path": args.model_path} if args.model_path else {})}
+        if llm:
+            out["llm"] = llm
+        if args.budget is not None:
+            out["budget"] = args.budget
         return out
     elif args.model_path:
         kwargs["model_path"] = args.model_path

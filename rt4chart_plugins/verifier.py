@@ -11,8 +11,11 @@ import asyncio
 import time
 from typing import Any
 
+from pydantic import ValidationError
+
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.detector import Detector, check_input
+from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import make_judge
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
@@ -35,7 +38,10 @@ class Verifier(Detector):
 
     def __init__(self, judge: Judge | str | None = None, *, concurrency: int = 4,
                  judge_kwargs: dict[str, Any] | None = None, **config: Any):
-        self.config = PipelineConfig(**config)
+        try:
+            self.config = PipelineConfig(**config)
+        except ValidationError as exc:  # a misspelt or out-of-range knob fails here, before any judge call
+            raise InvalidInput(f"invalid pipeline options: {exc.errors(include_url=False)}") from None
         self._judge_spec = judge
         self._judge_kwargs = judge_kwargs or {}
         self._judge: Judge | None = judge if isinstance(judge, Judge) else None

@@ -38,6 +38,9 @@ JUDGES: dict[str, JudgeEntry] = {e.name: e for e in (
                "the embedded llama.cpp LLM (offline; the [local] extra)"),
     JudgeEntry("openai", "rt4chart_plugins.judges.openai_compat:OpenAIJudge",
                "any OpenAI-compatible endpoint (the [openai] extra)"),
+    JudgeEntry("auto", "rt4chart_plugins.judges.cascade:CascadeJudge",
+               "the trained verifier, with the claims it is least sure of judged again by the embedded LLM "
+               "(the [local] extra)"),
 )}
 
 

@@ -1,0 +1,27 @@
+"""``judge="auto"`` against the real models: the trained verifier, and the embedded LLM for the
+claims it is least sure of."""
+
+from __future__ import annotations
+
+from rt4chart_plugins import Label, Verifier
+
+CONTEXT = ("Only employees with a badge may enter the lab after 6 PM. Visitors must sign in at the front desk. "
+           "The lab is closed on public holidays.")
+ANSWER = "Anyone can enter the lab after 6 PM. Visitors sign in at the front desk."
+
+
+def test_with_no_budget_the_cascade_is_the_trained_verifier(embedded_model_path):
+    alone = Verifier("trained", decomposition="sentence").verify(CONTEXT, ANSWER)
+    auto = Verifier("auto", judge_kwargs={"budget": 0.0}, decomposition="sentence").verify(CONTEXT, ANSWER)
+    assert [(c.label, c.probs) for c in auto.claims] == [(c.label, c.probs) for c in alone.claims]
+    assert auto.judge.startswith("auto(trained-") and auto.cost.completion_tokens == 0
+
+
+def test_the_claims_the_verifier_is_unsure_of_go_to_the_llm(embedded_model_path):
+    auto = Verifier("auto", judge_kwargs={"budget": 1.0, "band": 1.0,
+                                          "llm": {"model_path": str(embedded_model_path)}},
+                    decomposition="sentence").verify(CONTEXT, ANSWER)
+    assert auto.state == "verified" and len(auto.claims) == 2
+    assert all(c.reason.startswith("embedded LLM (the trained verifier was unsure") for c in auto.claims)
+    assert auto.claims[0].label == Label.CON and auto.claims[0].evidence
+    assert auto.cost.completion_tokens > 0 or auto.cost.judge_calls > 2
