@@ -69,8 +69,8 @@ def build_verifier(
     wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
     if wrapped is None:
         raise InvalidInput(
-            f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass 'local', 'openai', "
-            "a rt4chart_plugins.Judge, or this framework's LLM object"
+            f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass one of "
+            f"{', '.join(map(repr, JUDGE_NAMES))}, a rt4chart_plugins.Judge, or this framework's LLM object"
         )
     return Verifier(wrapped, concurrency=concurrency, **options)
 

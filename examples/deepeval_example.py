@@ -1,7 +1,7 @@
 """RT4CHART as a DeepEval metric: evaluate() and assert_test(), with claim-level reasons.
 
-Run (offline, embedded judge; `rt4chart model pull` once beforehand):
-    pip install "rt4chart-plugins[deepeval,local]"
+Run (offline, on the default judge, the trained verifier; no model download):
+    pip install "rt4chart-plugins[deepeval]"
     python examples/deepeval_example.py              # deepeval.evaluate(...)
     deepeval test run examples/deepeval_example.py   # or pytest: the test_* functions use assert_test
 """
@@ -32,7 +32,7 @@ HALLUCINATED = LLMTestCase(
 FAITHFUL = LLMTestCase(input="How long is the trial?", actual_output="The free trial lasts 14 days.",
                        retrieval_context=CONTEXT)
 
-# The judge: None/"local" is the embedded offline model. A deepeval model works too
+# The judge: None is the trained verifier (offline, shipped); "local" the embedded LLM. A deepeval model works too
 # (judge=GPTModel(...) / any DeepEvalBaseLLM, or a model name such as judge="gpt-4.1"), and so
 # does an OpenAI-compatible server: judge="openai", judge_kwargs={"base_url": ..., "model": ...}.
 # decomposition="sentence" (one claim per answer sentence) keeps the offline judge fast.

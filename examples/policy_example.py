@@ -1,6 +1,7 @@
-"""The acceptance example: verify an answer about a trial policy with the embedded offline judge.
+"""The acceptance example: verify an answer about a trial policy with the default judge (the
+trained verifier: offline, no model download).
 
-Run: .venv/bin/python examples/policy_example.py   (after `bash scripts/demo.sh` or `rt4chart model pull`)
+Run: .venv/bin/python examples/policy_example.py   (after `bash scripts/demo.sh`)
 """
 
 from pathlib import Path

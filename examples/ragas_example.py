@@ -1,8 +1,8 @@
 """RT4CHART as a Ragas metric: ragas.evaluate() with claim details in the traces, and the
 collections-style metric for @experiment.
 
-Run (offline, embedded judge; `rt4chart model pull` once beforehand):
-    pip install "rt4chart-plugins[ragas,local]"
+Run (offline, on the default judge, the trained verifier; no model download):
+    pip install "rt4chart-plugins[ragas]"
     python examples/ragas_example.py
 """
 
@@ -31,7 +31,7 @@ ANSWER = (
     "and verified new users can extend it once by 7 days. The trial also includes priority email support."
 )
 
-# The judge: None/"local" is the embedded offline model. A ragas LLM works too
+# The judge: None is the trained verifier (offline, shipped); "local" the embedded LLM. A ragas LLM works too
 # (judge=llm_factory("gpt-4o-mini", client=OpenAI()) or a LangchainLLMWrapper), and so does an
 # OpenAI-compatible server: judge="openai", judge_kwargs={"base_url": ..., "model": ...}.
 # decomposition="sentence" (one claim per answer sentence) keeps the offline judge fast.

@@ -5,7 +5,7 @@ Data2txt answers does more: one sentence lists several attributes ("offers takeo
 accepts credit cards and has outdoor seating"), reads nested attribute strings (parking, ambience,
 meals), groups days with the same hours, and above all *summarizes reviews* that run to several
 sentences each ("reviewers praise the attentive service but complain about the wait"). The shipped
-verifier flags most such faithful sentences (docs/trained-verifier.md, "Where it fails"). These
+verifier flags most such faithful sentences (lab/docs/training.md, "Where it fails"). These
 records carry long reviews built from aspect sentences whose polarity is known, so a review summary
 gets a label: ENT when some review says it, CON when the reviews say the opposite, NIC when no
 review touches the aspect. Every value here is generated; no RAGTruth row is read.

@@ -124,7 +124,7 @@ class ReadoutDetector(Detector):
         question, answer_sentences, context_sentences, base = sentence_inputs(
             self, context, answer, question, self.max_context_chars)
         # refusals only, as its fit skipped (readout/fit.py): preambles stay statements, so that the
-        # readout's measured numbers (docs/trained-verifier.md) stay reproducible
+        # readout's measured numbers (lab/docs/training.md) stay reproducible
         claims = [s for s in answer_sentences if not is_refusal(s.text)]
         if not claims:
             return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)

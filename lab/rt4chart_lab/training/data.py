@@ -1,6 +1,6 @@
 """Training pairs for the verifier: (claim, premise) → ENT / CON / NIC, from allowed sources only.
 
-Sources (see docs/trained-verifier.md for licenses):
+Sources (see lab/docs/training.md for licenses):
 - ``ragtruth``: RAGTruth **train** rows. Each answer sentence is labelled by the gold spans it
   overlaps (Conflict → CON, Baseless → NIC, none → ENT). Test rows are refused outright.
 - ``ragtruth-aug``: edits of those supported sentences: a changed number, day, month, name or

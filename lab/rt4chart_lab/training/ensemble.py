@@ -1,7 +1,7 @@
 """Several trained encoders as one ONNX graph that averages their probabilities.
 
 Why an ensemble: retraining the same recipe with another seed moves span F1 by 0.07 and sentence
-AUC by 0.02 on the held-out train answers (docs/trained-verifier.md), so one model's verdicts
+AUC by 0.02 on the held-out train answers (lab/docs/training.md), so one model's verdicts
 carry its seed's noise. Averaging the probabilities of members trained with different seeds (other
 data draws, weights and order) removes part of it.
 

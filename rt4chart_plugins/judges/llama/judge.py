@@ -73,7 +73,7 @@ class LlamaCppJudge(Judge):
         seed: int = 0,
         cache: JudgeCache | str | bool | None = True,
         evidence: bool = True,
-        support_threshold: float = 0.5,  # see docs/benchmarks.md for the train-row sweep
+        support_threshold: float = 0.5,  # see lab/docs/notes.md for the train-row sweep
         conflict_threshold: float = 0.3,
     ):
         from rt4chart_plugins import models

@@ -54,7 +54,7 @@ def load_manifest(directory: Path | None = None, *, check: bool = True) -> tuple
     if missing:
         raise ModelNotAvailable(
             f"the trained verifier is missing {', '.join(missing)} in {directory}; "
-            f"rebuild it with `{REBUILD}` (needs the 'train' extra)"
+            f"rebuild it with `{REBUILD}` (the lab, with its train extra: `pip install -e 'lab[train]'`)"
         )
     try:
         manifest = Manifest.model_validate(json.loads(manifest_path.read_text()))

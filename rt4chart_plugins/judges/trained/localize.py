@@ -5,7 +5,7 @@ marking the whole sentence costs span precision whenever one trailing clause is 
 ("…, which can help reduce the risk of heart disease"). So a flagged sentence is split into
 clauses, each clause is scored against its own premise, and the clauses that fall below the
 threshold are the span. This only narrows the span: the sentence's verdict is unchanged (scoring
-clauses for the verdict ranks answers worse; docs/trained-verifier.md).
+clauses for the verdict ranks answers worse; lab/docs/training.md).
 """
 
 from __future__ import annotations

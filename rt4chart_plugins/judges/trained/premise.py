@@ -123,10 +123,10 @@ class Premises:
         return Premise(premise_text(self.sentences, chosen, question), chosen, scores)
 
     def without_best(self, claim: str, question: str | None, n: int) -> Premise | None:
-        question = question if question and needs_question(claim) else None
         """The premise with the claim's ``n`` best-matching sentences removed (those scoring at
         least half the best): training's "support removed" pairs. None when nothing matches or
         nothing would be left."""
+        question = question if question and needs_question(claim) else None
         scores = self.relevance.scores(claim, question)
         best = max(scores, default=0.0)
         if best <= 0:
