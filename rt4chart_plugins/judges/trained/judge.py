@@ -5,7 +5,7 @@ seconds, this judge scores every claim of a window in one ONNX batch in millisec
 write, so it does what needs no generation: claims are the answer sentences, evidence is the
 premise sentence(s) that best match the claim, and the unfaithful phrase is the stretch of the claim
 whose content words the premise lacks. How it was trained, and where it fails:
-docs/trained-verifier.md.
+lab/docs/training.md.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ RECORD_CONFIRMED_SUPPORT = 0.9
 #: at 0.10, 0.521 at 0.15 and 0.518 at 0.25; the records dev sets stay within 0.72 ± 0.01
 CLAUSE_MARGIN = 0.15
 #: a contradicted claim's refuting sentence is looked for among this many of its premise's best-matching sentences
-REFUTE_CANDIDATES = 4
+EVIDENCE_CANDIDATES = 4
 _LOAD_LOCK = threading.Lock()
 
 
@@ -128,7 +128,7 @@ class TrainedJudge(Judge):
         picked = [premises.pick(c.text, question) for c in request.claims]
         logits = self._logits(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
         out = VerifyResult()
-        refute: list[int] = []  # judgements whose refuting sentence is still to be found
+        cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
         for claim, lg, premise in zip(request.claims, logits, picked):
             enc = _softmax(lg)
             cover = coverage(claim.text, premise.text)
@@ -155,7 +155,7 @@ class TrainedJudge(Judge):
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:
                 evidence = ranked[:1]
-                refute.append(len(out.judgements))
+                cite.append(len(out.judgements))
             else:
                 evidence = []
             out.judgements.append(Judgement(
@@ -169,8 +169,8 @@ class TrainedJudge(Judge):
                         + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             ))
-        if refute:
-            self._cite_refuting(loaded, request, [(out.judgements[k], request.claims[k], picked[k]) for k in refute], cost)
+        if cite:
+            self._cite(loaded, request, [(out.judgements[k], request.claims[k], picked[k]) for k in cite], cost)
         if request.want_phrase:
             self._localize(loaded, request, premises, picked, question, out, cost)
         return out
@@ -181,18 +181,17 @@ class TrainedJudge(Judge):
             return decide(manifest.decision, feature_vector(logits, cover, fact_missing))
         return legacy_probs(_softmax(logits), cover, fact_missing, manifest.combine)
 
-    def _cite_refuting(self, loaded: _Loaded, request: VerifyRequest, jobs: list, cost: Cost) -> None:
-        """A contradicted claim cites the one premise sentence that refutes it: each sentence the
-        premise read is scored alone against the claim and the one with the highest P(CON) is
-        cited, with the reason saying what the context states instead."""
-        texts, where = [], []
-        for j, (judgement, claim, premise) in enumerate(jobs):
-            for i in sorted(premise.chosen, key=lambda i: -premise.scores[i])[:REFUTE_CANDIDATES]:
-                texts.append((claim.text, request.sentences[i].text))
+    def _cite(self, loaded: _Loaded, request: VerifyRequest, jobs: list, cost: Cost) -> None:
+        """A contradicted claim cites the one premise sentence that refutes it: each of the
+        premise's best-matching sentences is scored alone against the claim, the one with the
+        highest P(CON) is cited, and the reason quotes what the context says instead."""
+        pairs, where = [], []
+        for j, (_judgement, claim, premise) in enumerate(jobs):
+            for i in sorted(premise.chosen, key=lambda i: -premise.scores[i])[:EVIDENCE_CANDIDATES]:
+                pairs.append((claim.text, request.sentences[i].text))
                 where.append((j, i))
-        logits = self._logits(loaded, [c for c, _ in texts], [t for _, t in texts], cost)
         best: dict[int, tuple[float, int]] = {}
-        for (j, i), lg in zip(where, logits):
+        for (j, i), lg in zip(where, self._logits(loaded, [c for c, _ in pairs], [t for _, t in pairs], cost)):
             p_con = _softmax(lg)[1]
             if j not in best or p_con > best[j][0]:
                 best[j] = (p_con, i)

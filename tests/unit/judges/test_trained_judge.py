@@ -215,6 +215,41 @@ def test_a_question_does_not_turn_faithful_sentences_about_a_record_into_flags(v
     assert [(c.label, c.probs) for c in asked.claims] == [(c.label, c.probs) for c in plain.claims]
 
 
+@pytest.mark.parametrize("answer,question", [
+    ("The library is open from 9 AM to 6 PM on weekdays.", "When is the library open?"),
+    ("The library opened in 1975.", "When did the library open?"),
+    ("Membership costs 20 dollars a year.", "How much is membership?"),
+    ("The library has a rooftop garden.", "What does the library offer?"),
+])
+def test_a_full_claim_gets_the_same_verdict_with_or_without_its_question(verifier, answer, question):
+    asked, plain = verifier.verify(CONTEXT, answer, question=question), verifier.verify(CONTEXT, answer)
+    assert [(c.label, c.probs, [e.sentence_id for e in c.evidence]) for c in asked.claims] == \
+           [(c.label, c.probs, [e.sentence_id for e in c.evidence]) for c in plain.claims]
+
+
+def test_an_elliptical_answer_is_read_with_its_question():
+    from rt4chart_plugins.judges.trained.premise import Premises, needs_question
+
+    sentences = [s.text for s in segment_context(CONTEXT)]
+    premises = Premises(sentences, [len(t.split()) for t in sentences], 60)
+    assert needs_question("Yes, it does.") and needs_question("Every Saturday.")
+    assert not needs_question("Children's story hour takes place every Saturday morning.")
+    assert premises.pick("Yes, it does.", "Is membership free?").text.startswith("Question: Is membership free?")
+    assert "Question:" not in premises.pick("Membership is free for residents.", "Is membership free?").text
+
+
+def test_a_contradicted_claim_cites_the_sentence_that_refutes_it_and_says_what_it_states(verifier):
+    context = ("The museum opens at 10 AM. Tickets cost 12 euros for adults. "
+               "The museum is closed on Mondays. Guided tours run twice a day.")
+    report = verifier.verify(context, "Tickets cost 30 euros for adults.")
+    claim = report.claims[0]
+    assert claim.label == Label.CON
+    assert [e.text for e in claim.evidence] == ["Tickets cost 12 euros for adults."]
+    e = claim.evidence[0]
+    assert context[e.start:e.end] == e.text
+    assert "the context says instead: \u201cTickets cost 12 euros for adults.\u201d" in claim.reason
+
+
 def test_a_text_context_still_reads_the_question():
     claims = [Claim(id=0, sentence_id=0, text="It is open late.")]
     text = VerifyRequest(mode="local", sentences=segment_context(CONTEXT), claims=claims, question="When?")
