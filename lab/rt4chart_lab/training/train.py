@@ -52,13 +52,13 @@ class TrainConfig(BaseModel):
     seed: int = 13
     max_length: int = 160
     premise_budget: int = 120
-    epochs: float = 1.0
+    epochs: float = 1.5
     batch_size: int = 16
     lr: float = 4e-5
     weight_decay: float = 0.01
     warmup: float = 0.06
     holdout: float = 0.2
-    sources: tuple[str, ...] = data.SOURCES
+    sources: tuple[str, ...] = data.SHIPPED_SOURCES  # add extra,edits for the contrastive sources (measured, not shipped)
     ragtruth_limit: int | None = None
     halueval_qa: int = 1000
     halueval_summary: int = 400
