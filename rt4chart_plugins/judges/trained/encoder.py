@@ -38,6 +38,8 @@ class Manifest(BaseModel):
         default_factory=lambda: {"coverage": 0.0, "fact": 0.0},
         description="the earlier decision's weights of word coverage and of the number/name check beside "
                     "the encoder's P(ENT); used only when ``decision`` is None (decision.legacy_probs)")
+    question: str = Field("always", description="how the premise reads the question: 'always' (what the "
+                          "artifact was trained on up to v1), or only for an 'elliptical' claim (premise.py)")
     decision: Decision | None = Field(
         None, description="the fitted logistic regression that labels a claim (decision.py)")
     base_model: str

@@ -122,7 +122,7 @@ class TrainedJudge(Judge):
         texts = [s.text for s in request.sentences]
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
-        premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget)
+        premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget, question=manifest.question)
         record = RecordChecks(texts)
         question = premise_question(request)
         picked = [premises.pick(c.text, question) for c in request.claims]

@@ -109,24 +109,33 @@ class Premises:
     """Premises for many claims against one context: the judge at inference and the training
     pairs both build them here, so the model learns on exactly what it will read."""
 
-    def __init__(self, sentences: list[str], costs: list[int], budget: int):
-        self.sentences, self.costs, self.budget = sentences, costs, budget
+    def __init__(self, sentences: list[str], costs: list[int], budget: int, *, question: str = "elliptical"):
+        if question not in QUESTION_POLICIES:
+            raise ValueError(f"unknown question policy {question!r}; use one of {QUESTION_POLICIES}")
+        self.sentences, self.costs, self.budget, self.question = sentences, costs, budget, question
         self.relevance = Relevance(sentences)
 
     def pick(self, claim: str, question: str | None = None, *, exclude: set[int] | None = None) -> Premise:
-        """The premise of a claim. The question is read only when the claim means nothing without
-        it (:func:`needs_question`): otherwise the same claim against the same context would get
-        another premise, and so another verdict, depending on whether a question was passed."""
-        question = question if question and needs_question(claim) else None
+        """The premise of a claim. Under the ``elliptical`` policy the question is read only when
+        the claim means nothing without it (:func:`needs_question`): otherwise the same claim
+        against the same context would get another premise, and so another verdict, depending on
+        whether a question was passed. Under ``always`` (what artifacts up to v1 were trained on)
+        every premise carries the question."""
+        question = self._question(claim, question)
         scores = self.relevance.scores(claim, question)
         chosen = select(scores, self.costs, self.budget, exclude=exclude)
         return Premise(premise_text(self.sentences, chosen, question), chosen, scores)
+
+    def _question(self, claim: str, question: str | None) -> str | None:
+        if not question or (self.question == "elliptical" and not needs_question(claim)):
+            return None
+        return question
 
     def without_best(self, claim: str, question: str | None, n: int) -> Premise | None:
         """The premise with the claim's ``n`` best-matching sentences removed (those scoring at
         least half the best): training's "support removed" pairs. None when nothing matches or
         nothing would be left."""
-        question = question if question and needs_question(claim) else None
+        question = self._question(claim, question)
         scores = self.relevance.scores(claim, question)
         best = max(scores, default=0.0)
         if best <= 0:
@@ -138,6 +147,8 @@ class Premises:
         return self.pick(claim, question, exclude=exclude)
 
 
+#: how a premise reads the question: ``always``, or only for an ``elliptical`` claim
+QUESTION_POLICIES = ("always", "elliptical")
 #: an answer sentence with fewer content words than this is read with its question ("Yes, it does.")
 ELLIPTICAL_WORDS = 3
 _YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|correct|incorrect|true|false)\b", re.IGNORECASE)

@@ -221,7 +221,15 @@ def test_a_question_does_not_turn_faithful_sentences_about_a_record_into_flags(v
     ("Membership costs 20 dollars a year.", "How much is membership?"),
     ("The library has a rooftop garden.", "What does the library offer?"),
 ])
-def test_a_full_claim_gets_the_same_verdict_with_or_without_its_question(verifier, answer, question):
+def test_a_full_claim_gets_the_same_verdict_with_or_without_its_question(tmp_path_factory, answer, question):
+    """Under the ``elliptical`` question policy (an artifact trained with it; here the shipped model
+    with its manifest set so), a full claim's premise, and so its verdict, ignores the question."""
+    directory = tmp_path_factory.mktemp("elliptical")
+    for f in (encoder.MODEL_FILE, encoder.TOKENIZER_FILE):
+        shutil.copyfile(encoder.ARTIFACT_DIR / f, directory / f)
+    manifest = encoder.load_manifest(check=False)[1].model_copy(update={"question": "elliptical"})
+    (directory / encoder.MANIFEST_FILE).write_text(manifest.model_dump_json())
+    verifier = Verifier(TrainedJudge(directory), decomposition="sentence", fact_check=False)
     asked, plain = verifier.verify(CONTEXT, answer, question=question), verifier.verify(CONTEXT, answer)
     assert [(c.label, c.probs, [e.sentence_id for e in c.evidence]) for c in asked.claims] == \
            [(c.label, c.probs, [e.sentence_id for e in c.evidence]) for c in plain.claims]
@@ -231,7 +239,7 @@ def test_an_elliptical_answer_is_read_with_its_question():
     from rt4chart_plugins.judges.trained.premise import Premises, needs_question
 
     sentences = [s.text for s in segment_context(CONTEXT)]
-    premises = Premises(sentences, [len(t.split()) for t in sentences], 60)
+    premises = Premises(sentences, [len(t.split()) for t in sentences], 60, question="elliptical")
     assert needs_question("Yes, it does.") and needs_question("Every Saturday.")
     assert not needs_question("Children's story hour takes place every Saturday morning.")
     assert premises.pick("Yes, it does.", "Is membership free?").text.startswith("Question: Is membership free?")
