@@ -19,6 +19,10 @@ bash scripts/setup.sh
 .venv/bin/rt4chart model pull --quiet
 .venv/bin/rt4chart model pull smollm2-135m --quiet  # GASP tests: a 98 MB scorer
 status=0
-.venv/bin/python -m pytest -q tests "$@" || status=$?
+# the tests that drive a second llama.cpp judge or the docs' LLM examples run in a process of their
+# own: sharing the loaded model with the embedded judge's tests left one of its claims unjudged
+ISOLATED=(tests/integration/test_cascade.py tests/integration/test_docs_model.py)
+.venv/bin/python -m pytest -q tests "${ISOLATED[@]/#/--ignore=}" "$@" || status=$?
+.venv/bin/python -m pytest -q "${ISOLATED[@]}" "$@" || status=$?
 (cd lab && ../.venv/bin/python -m pytest -q tests "$@") || status=$?
 exit $status
