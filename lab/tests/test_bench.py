@@ -214,7 +214,10 @@ def test_wice_subset_by_claim_id_selects_all_its_chunks(tmp_path):
 
 
 def test_data_dir_falls_back_to_the_environment(tmp_path, monkeypatch):
+    from rt4chart_lab.data import datasets
+
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(datasets, "CHECKOUT_DATA", tmp_path / "no-such-checkout")
     monkeypatch.setenv("RT4CHART_DATA_DIR", str(tmp_path))
     assert resolve_data_dir() == tmp_path.resolve()
     monkeypatch.delenv("RT4CHART_DATA_DIR")

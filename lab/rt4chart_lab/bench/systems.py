@@ -65,5 +65,6 @@ def select(names: str | None, dataset: str) -> list[System]:
     if unknown:
         raise InvalidInput(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
     if dataset in ("wice", "pairs") and "oracle" in wanted:
-        raise InvalidInput(f"the oracle reads RAGTruth-style span labels; {dataset} rows have none")
+        raise InvalidInput(f"the oracle reads RAGTruth-style span labels; {'WiCE' if dataset == 'wice' else 'minimal-pair'} "
+                           "rows have none")
     return [SYSTEMS[n] for n in dict.fromkeys(wanted)]

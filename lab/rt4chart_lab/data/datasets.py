@@ -63,6 +63,10 @@ class WiceRow:
         return {"id": self.id, "context": list(self.context_sentences), "answer": self.claim}
 
 
+#: the shared data beside the checkout this lab is in
+CHECKOUT_DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
+
+
 def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
     """``data_dir`` if given; else ``$RT4CHART_DATA_DIR``; else ``shared/data`` beside the
     checkout this lab is in, or beside the current directory. Raises :class:`InvalidInput` naming
@@ -74,7 +78,7 @@ def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
     else:
         if os.environ.get("RT4CHART_DATA_DIR"):
             candidates.append(Path(os.environ["RT4CHART_DATA_DIR"]))
-        candidates.append(Path(__file__).resolve().parents[3] / ".." / "shared" / "data")
+        candidates.append(CHECKOUT_DATA)
         candidates.append(Path.cwd() / ".." / "shared" / "data")
     for c in candidates:
         tried.append(str(c))
