@@ -43,6 +43,8 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-cache", action="store_true", help="do not read or write the judge cache")
     g.add_argument("--budget", type=float, default=None,
                    help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)")
+    g.add_argument("--band", type=float, default=None,
+                   help="auto judge: how far from the threshold a claim's P(ENT) counts as uncertain (default 0.25)")
     g = p.add_argument_group("pipeline")
     g.add_argument("--decomposition", choices=["llm", "sentence", "holistic"], default=None,
                    help="claim decomposition (default: llm)")
@@ -70,8 +72,7 @@ def judge_kwargs(args: argparse.Namespace) -> dict:
         llm = {**kwargs, **({"model_path": args.model_path} if args.model_path else {})}
         if llm:
             out["llm"] = llm
-        if args.budget is not None:
-            out["budget"] = args.budget
+        out.update({k: v for k in ("budget", "band") if (v := getattr(args, k, None)) is not None})
         return out
     elif args.model_path:
         kwargs["model_path"] = args.model_path
