@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -75,7 +76,20 @@ class Detector(ABC):
         return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
 
 
-def check_input(context: object, answer: object, question: object, max_chars: int) -> None:
+#: lone UTF-16 surrogates: Python strings may hold them (``"\\ud800"``, a pair split by a bad
+#: decoder), but no UTF-8 encoder, tokenizer or JSON writer accepts them
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD. One code point for one, so every
+    offset into the caller's text stays valid, and the report can always be written as JSON."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def check_input(context: object, answer: object, question: object,
+                max_chars: int) -> tuple[str | list[str], str, str | None]:
+    """The inputs checked (:class:`InvalidInput` says what is wrong) and cleaned (:func:`clean_text`)."""
     if not isinstance(answer, str):
         raise InvalidInput(f"answer must be a string, got {type(answer).__name__}")
     if isinstance(context, str):
@@ -91,6 +105,8 @@ def check_input(context: object, answer: object, question: object, max_chars: in
         raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
     if total > max_chars:
         raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
+    cleaned = clean_text(context) if isinstance(context, str) else [clean_text(p) for p in context]
+    return cleaned, clean_text(answer), clean_text(question) if question is not None else None
 
 
 def sentence_inputs(detector: Detector, context: str | list[str], answer: str, question: str | None,
@@ -98,7 +114,7 @@ def sentence_inputs(detector: Detector, context: str | list[str], answer: str, q
     """What a sentence-level detector (GASP, the readout) starts from: the checked inputs, the
     question (None when blank), the answer's and the context's sentences, and the report fields
     they fill (``base``)."""
-    check_input(context, answer, question, max_chars)
+    context, answer, question = check_input(context, answer, question, max_chars)
     question = question.strip() or None if question else None
     answer_sentences = segment_answer(answer)
     context_sentences = segment_context(context)
@@ -132,9 +148,26 @@ def sentence_report(verdicts: list[ClaimVerdict], base: dict, cost: Cost, notes:
 
 
 def failed_report(row: object, exc: BaseException) -> Report:
+    """The report of a row that could not be verified. It must always serialize (a batch writes
+    it), so its texts are cleaned and a pydantic error becomes its short readable form."""
     answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
     return Report(label=None, hallucinated=False, score=0.0, state="failed",
-                  answer=answer if isinstance(answer, str) else "", error=f"{type(exc).__name__}: {exc}")
+                  answer=clean_text(answer) if isinstance(answer, str) else "", error=clean_text(describe_error(exc)))
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line saying what went wrong: ``InvalidInput: …`` for bad input, whatever raised it.
+
+    Pydantic's own text (a multi-line dump with URLs) becomes the field and the problem."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'row'}: {e['msg']}" for e in exc.errors(include_url=False))
+        return f"InvalidInput: {problems}"
+    if isinstance(exc, RecursionError):
+        return "InvalidInput: the input is nested too deeply"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def run_sync(coro: Any) -> Any:

@@ -61,7 +61,7 @@ class Verifier(Detector):
         return self._judge
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
-        check_input(context, answer, question, self.config.max_context_chars)
+        context, answer, question = check_input(context, answer, question, self.config.max_context_chars)
         await asyncio.to_thread(self.judge.prepare)  # a model load is not this sample's cost
         started = time.perf_counter()
         question = question.strip() or None if question else None

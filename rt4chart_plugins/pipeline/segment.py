@@ -110,12 +110,14 @@ def _structured_units(passage: str) -> list[tuple[int, int, str, str | None]] | 
         return None
     try:
         json.loads(passage)
-    except ValueError:
+    except (ValueError, RecursionError):  # deeper than the parser goes: read as text
+        return None
+    if _depth(passage) > MAX_JSON_DEPTH:
         return None
     leaves: list[_Leaf] = []
     try:
         end = _walk(passage, _skip_ws(passage, 0), "", leaves, passage.find(head))
-    except (_NotJson, IndexError):
+    except (_NotJson, IndexError, RecursionError):
         return None
     if passage[end:].strip():
         return None
@@ -123,6 +125,23 @@ def _structured_units(passage: str) -> list[tuple[int, int, str, str | None]] | 
     for leaf in leaves:
         units.extend(_leaf_units(passage, leaf))
     return units
+
+
+#: a JSON context nested deeper than this is read as plain text: no record is that deep, and the
+#: walker below recurses once per level
+MAX_JSON_DEPTH = 64
+
+
+def _depth(text: str) -> int:
+    """The deepest bracket nesting of a JSON text (brackets inside strings counted too: an upper bound)."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "}]":
+            depth -= 1
+    return deepest
 
 
 def _skip_ws(text: str, pos: int) -> int:

@@ -10,6 +10,7 @@ meets "1000" and "five" meets "5".
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from rt4chart_plugins.rules.text import CLOCK_12H, hour_24
 from rt4chart_plugins.rules.records.regions import has_code, region_names
@@ -22,7 +23,9 @@ _WORD_NUMBERS = {
     "billion": 1_000_000_000, "noon": 12, "midnight": 0, "half": 0.5, "once": 1, "twice": 2,
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "dozen": 12,
 }
-_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:st|nd|rd|th)?(?![\w])", re.IGNORECASE)
+#: digits, with thousands separators, decimals or an exponent ("1e400"); ordinals' suffixes allowed
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:st|nd|rd|th)?(?![\w])",
+                     re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CAPITALIZED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)*)")
 _COMMON_CAPS = frozenset(
@@ -46,9 +49,12 @@ def _strip_markers(text: str) -> str:
     return _MARKERS.sub(" ", text)
 
 
-def numbers(text: str, *, as_claim: bool = False) -> set[float]:
+def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
     """Every numeric value stated in ``text``; a clock time counts as its 24-hour value (and, on
-    the context side, also as written, so that either form of the claim finds it)."""
+    the context side, also as written, so that either form of the claim finds it).
+
+    Written numbers are read as :class:`~decimal.Decimal`, exact at any size: as floats, every
+    number of 309 digits or more is the same infinity, and "1e400" would meet "1e401"."""
     text = _strip_markers(text)
     values: set[float] = set()
     for m in CLOCK_12H.finditer(text):
@@ -56,7 +62,7 @@ def numbers(text: str, *, as_claim: bool = False) -> set[float]:
     if as_claim:
         text = CLOCK_12H.sub(lambda m: f" {m.group(2) or ''} ", text)  # minutes stay, the 12-hour hour goes
     for m in _NUMBER.finditer(text):
-        values.add(float(m.group(1).replace(",", "")))
+        values.add(Decimal(m.group(1).replace(",", "")))  # exact: no context rounding
     for w in _WORDS.findall(text.lower()):
         if w in _WORD_NUMBERS:
             values.add(float(_WORD_NUMBERS[w]))
@@ -96,5 +102,9 @@ def _plural_of_known(name: str, lowered_source: str) -> bool:
     return len(name) > 3 and name.endswith("s") and re.search(rf"\b{re.escape(name[:-1])}\b", lowered_source) is not None
 
 
-def _fmt(value: float) -> str:
-    return str(int(value)) if value == int(value) else str(value)
+def _fmt(value: float | Decimal) -> str:
+    """A value as the claim most likely wrote it: "1000", "2.5", "1E+400"."""
+    d = Decimal(value) if isinstance(value, float) else value
+    if d == d.to_integral_value() and d.adjusted() < 30:
+        return str(d.quantize(Decimal(1)))
+    return str(d)

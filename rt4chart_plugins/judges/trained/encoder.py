@@ -8,6 +8,7 @@ artifact fails with an error naming the command that rebuilds it instead of givi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -96,11 +97,19 @@ def token_counter(path: Path):
     return lambda texts: [len(e.ids) for e in tok.encode_batch(list(texts), add_special_tokens=False)]
 
 
+def _tokenizable(text: str) -> str:
+    """The tokenizer refuses a lone surrogate (a ``TypeError``); it reads U+FFFD in its place."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def encode(tok, claims: list[str], premises: list[str]) -> dict[str, Any]:
     """int64 arrays for a batch of (claim, premise) pairs, as the ONNX graph and training expect."""
     import numpy as np
 
-    batch = tok.encode_batch(list(zip(claims, premises)))
+    batch = tok.encode_batch([(_tokenizable(c), _tokenizable(p)) for c, p in zip(claims, premises)])
     return {
         "input_ids": np.asarray([e.ids for e in batch], dtype=np.int64),
         "attention_mask": np.asarray([e.attention_mask for e in batch], dtype=np.int64),

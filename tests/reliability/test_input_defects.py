@@ -1,0 +1,62 @@
+"""Inputs that used to crash the verifier, each now a well-defined report, through the trained judge."""
+
+import json
+import math
+
+import pytest
+
+from rt4chart_plugins import Report, Verifier
+from rt4chart_plugins.rules.facts import numbers, unsupported_facts
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    return Verifier("trained")
+
+
+def _roundtrip(report: Report) -> Report:
+    back = Report.model_validate_json(report.model_dump_json())
+    assert back == report
+    assert all(math.isfinite(v) for c in report.claims for v in (c.probs or {}).values())
+    return back
+
+
+@pytest.mark.parametrize("where", ["context", "answer", "question", "empty context"])
+def test_a_lone_surrogate_anywhere_gives_a_report_that_serializes(verifier, where):
+    context, answer, question = "The sky is blue. Grass is green.", "The sky is blue.", "What colour is the sky?"
+    if where == "context":
+        context = "The sky \ud800 is blue. Grass is green."
+    elif where == "answer":
+        answer = "The sky \ud800 is blue."
+    elif where == "question":
+        question = "What \udfff colour?"
+    else:
+        context, answer = "", "The sky \ud800 is blue."
+    report = _roundtrip(verifier.verify(context=context, answer=answer, question=question))
+    assert report.state != "failed" and report.claims
+    assert len(report.answer) == len(answer)  # one code point for one: offsets still index the caller's text
+    assert "\ud800" not in report.answer
+    for c in report.claims:
+        assert report.answer[c.answer_span.start:c.answer_span.end] == c.answer_span.text
+    if where == "answer":
+        assert report.label.value == "ENT"  # the replacement does not change what the claim says
+
+
+def test_a_json_context_nested_a_thousand_deep_is_read_as_text(verifier):
+    deep = '{"a": ' * 1000 + '"The sky is blue."' + "}" * 1000
+    report = _roundtrip(verifier.verify(context=deep, answer="The sky is blue."))
+    assert report.state == "verified"
+    shallow = _roundtrip(verifier.verify(context='{"sky": {"colour": "blue"}}', answer="The sky is blue."))
+    assert shallow.context_sentences[0].field == "sky.colour"  # an ordinary record is still split by field
+
+
+def test_huge_numbers_are_compared_exactly(verifier):
+    assert unsupported_facts("The price is " + "9" * 400 + ".", "The price is 5.") == ["9" * 400]
+    assert unsupported_facts("The price is 1e400.", "The price is 5.") == ["1E+400"]
+    assert unsupported_facts("The price is 1e400.", "It costs 1e400 dollars.") == []
+    assert numbers("It is 1e400 or 1e401.") == numbers("1e401 and 1e400")
+    assert len(numbers("It is 1e400 or 1e401.")) == 2
+    assert numbers("It costs $1,000 for 5 PM to 9:30 pm, twice.") >= {1000.0, 17.0, 21.0, 2.0}
+    for answer in ("The price is " + "9" * 400 + ".", "The price is 1e400."):
+        report = _roundtrip(verifier.verify(context="The price is 5.", answer=answer))
+        assert report.label.value != "ENT", answer
