@@ -1,0 +1,154 @@
+"""Every verdict as a table: one row per claim, for pandas, a spreadsheet or a parquet file.
+
+The frameworks' own result tables keep one score per answer; an auditor filtering thousands of
+answers wants the claim, its label, where it sits in the answer, and the context sentences that
+decided it, in columns. An answer with no claim (a refusal, a failed row) still gets one row with
+its state and error, so nothing disappears from the export.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rt4chart_plugins.audit.rows import AuditRow, as_rows
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.types import ClaimVerdict, Label
+
+
+class ClaimRow(BaseModel):
+    """One claim of one answer, flat. Evidence columns are lists, one item per cited sentence
+    (CSV writes them as JSON); the answer's fields repeat on each of its claims."""
+
+    row_id: str
+    ok: bool
+    state: str | None  # the answer's state; None when the row has no report (unparseable input)
+    answer_label: str | None
+    hallucinated: bool | None
+    score: float | None
+    method: str | None
+    judge: str | None
+    claim_id: int | None  # None: the answer has no claim (no_claims, failed)
+    claim: str | None
+    label: str | None  # ENT / CON / NIC; None when unjudged
+    judged: bool | None
+    span_start: int | None
+    span_end: int | None
+    span_text: str | None
+    phrase_start: int | None
+    phrase_end: int | None
+    phrase: str | None
+    evidence_sentence_ids: list[int] = Field(default_factory=list)
+    evidence_passages: list[int] = Field(default_factory=list)
+    evidence_starts: list[int] = Field(default_factory=list)
+    evidence_ends: list[int] = Field(default_factory=list)
+    evidence_fields: list[str | None] = Field(default_factory=list)
+    evidence_texts: list[str] = Field(default_factory=list)
+    reason: str | None
+    p_ent: float | None
+    p_con: float | None
+    p_nic: float | None
+    risk: float | None  # GASP: the sentence's grounding risk
+    error: str | None
+
+
+#: the columns, in order; meta fields of the input rows follow as ``meta.<name>``
+COLUMNS = list(ClaimRow.model_fields)
+_LIST_COLUMNS = [name for name in COLUMNS if name.startswith("evidence_")]
+
+
+def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
+    probs = c.probs or {}
+    return {
+        "claim_id": c.id, "claim": c.text, "label": c.label.value if c.label else None, "judged": c.judged,
+        "span_start": c.answer_span.start if c.answer_span else None,
+        "span_end": c.answer_span.end if c.answer_span else None,
+        "span_text": c.answer_span.text if c.answer_span else None,
+        "phrase_start": c.phrase_span.start if c.phrase_span else None,
+        "phrase_end": c.phrase_span.end if c.phrase_span else None,
+        "phrase": c.phrase_span.text if c.phrase_span else None,
+        "evidence_sentence_ids": [e.sentence_id for e in c.evidence],
+        "evidence_passages": [e.passage for e in c.evidence],
+        "evidence_starts": [e.start for e in c.evidence], "evidence_ends": [e.end for e in c.evidence],
+        "evidence_fields": [e.field for e in c.evidence], "evidence_texts": [e.text for e in c.evidence],
+        "reason": c.reason, "p_ent": probs.get(Label.ENT), "p_con": probs.get(Label.CON),
+        "p_nic": probs.get(Label.NIC), "risk": c.grounding.risk if c.grounding else None, "error": c.error,
+    }
+
+
+_NO_CLAIM = {name: None for name in ("claim_id", "claim", "label", "judged", "span_start", "span_end", "span_text",
+                                     "phrase_start", "phrase_end", "phrase", "reason", "p_ent", "p_con", "p_nic",
+                                     "risk")}
+
+
+def claim_rows(reports: Any) -> list[ClaimRow]:
+    """One :class:`ClaimRow` per claim of each report (see :func:`~rt4chart_plugins.audit.rows.as_rows`
+    for what ``reports`` may be); one row, without claim fields, for an answer without a claim."""
+    out: list[ClaimRow] = []
+    for row in as_rows(reports):
+        out.extend(_rows_of(row))
+    return out
+
+
+def _rows_of(row: AuditRow) -> list[ClaimRow]:
+    r = row.report
+    head: dict[str, Any] = {
+        "row_id": row.id, "ok": row.ok, "state": r.state if r else None,
+        "answer_label": r.label.value if r and r.label else None,
+        "hallucinated": r.hallucinated if r else None, "score": r.score if r else None,
+        "method": r.method if r else None, "judge": r.judge if r else None,
+    }
+    if r is None or not r.claims:
+        return [ClaimRow(**head, **_NO_CLAIM, error=row.error or (r.error if r else None))]
+    return [ClaimRow(**{**head, **_claim_fields(c), "error": c.error or (row.error if not row.ok else None)})
+            for c in r.claims]
+
+
+def reports_to_dataframe(reports: Any):
+    """A pandas DataFrame of :func:`claim_rows`: one row per claim, with the input rows' ``meta``
+    fields (when the reports came with them) as ``meta.<name>`` columns."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - pandas comes with the export extra
+        raise MissingExtra("pandas", "export") from exc
+    rows = as_rows(reports)
+    records: list[dict[str, Any]] = []
+    meta_keys: list[str] = []
+    for row in rows:
+        for key in row.meta:
+            if key not in meta_keys:
+                meta_keys.append(key)
+        for claim in _rows_of(row):
+            records.append({**claim.model_dump(), **{f"meta.{k}": row.meta.get(k) for k in meta_keys}})
+    columns = COLUMNS + [f"meta.{k}" for k in meta_keys]
+    frame = pd.DataFrame.from_records(records, columns=columns)
+    # nullable dtypes, so a missing probability or offset reads <NA>, never a float NaN posing as a value
+    ints = ["claim_id", "span_start", "span_end", "phrase_start", "phrase_end"]
+    floats = ["score", "p_ent", "p_con", "p_nic", "risk"]
+    bools = ["ok", "hallucinated", "judged"]
+    return frame.astype({**{c: "Int64" for c in ints}, **{c: "Float64" for c in floats},
+                         **{c: "boolean" for c in bools}})
+
+
+def write_table(reports: Any, path: str | Path) -> int:
+    """Write the claim table to ``path`` (``.csv`` or ``.parquet``, by its suffix); return its rows.
+    In CSV the evidence list columns are JSON arrays."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise InvalidInput(f"{path}: the export is written as .csv or .parquet, not {suffix or 'no suffix'!r}")
+    frame = reports_to_dataframe(reports)
+    if suffix == ".csv":
+        for column in _LIST_COLUMNS:
+            frame[column] = frame[column].map(json.dumps)
+        frame.to_csv(path, index=False)
+    else:
+        try:
+            import pyarrow  # noqa: F401  (pandas writes parquet through it)
+        except ImportError as exc:
+            raise MissingExtra("pyarrow", "export") from exc
+        frame.to_parquet(path, index=False)
+    return len(frame)
