@@ -28,8 +28,17 @@ def claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict
             corrections.append(Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120]))
     evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
     reason = judgement.reason or default_reason(judgement)
+    label = judgement.label
+    if label == Label.ENT and not evidence:
+        # "supported" is a claim about C: with no sentence of C to show for it (every id the
+        # judge cited was out of range, or a cut reply kept the label and lost the ids), nothing
+        # verifies it, so it is baseless as far as the report can show
+        label = Label.NIC
+        corrections.append(Correction(claim_id=claim.id, kind="evidence_missing",
+                                      detail="ENT with no existing context sentence cited: reported NIC"))
+        reason = f"the judge found it supported but cited no sentence of the context (judge: {reason})"
     return ClaimVerdict(
-        id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=judgement.label,
+        id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=label,
         answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
         probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
     )
