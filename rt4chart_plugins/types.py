@@ -219,6 +219,14 @@ class Report(BaseModel):
     risk: float | None = None  # GASP: the answer's risk, its largest sentence risk (unbounded)
     error: str | None = None
 
+    def _repr_html_(self) -> str:
+        """The audit's card of this report, for a notebook's inline view. The audit sits on the
+        top floor; it is looked up by name when a notebook asks, never at import, so the types
+        stay below everything else and no import cycle can form."""
+        import importlib
+
+        return importlib.import_module("rt4chart_plugins.audit.html").report_card(self)
+
 
 class VerifyInput(BaseModel):
     """One row to verify, as read from JSONL or passed by an adapter."""
