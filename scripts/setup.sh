@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-EXTRAS=${RT4CHART_EXTRAS-all,dev}  # set but empty: the core package only
+EXTRAS=${RT4CHART_EXTRAS-all,dev,ray}  # set but empty: the core package only
 LAB_EXTRAS=${RT4CHART_LAB_EXTRAS-train,bench}
 LLAMA_VERSION=0.3.36
 

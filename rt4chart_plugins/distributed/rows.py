@@ -1,0 +1,91 @@
+"""One worker's batch of rows in, one result row per input row out, whatever goes wrong.
+
+Ray-free so that it is the same code the tests compare with ``verify_many``. A result row is
+``{id, ok, error, report}`` with ``report`` the report's JSON text, exactly as the CLI's batch
+writes it (:class:`rt4chart_plugins.types.BatchRow`): an input that does not validate gives
+``ok=False`` and its error without a report; a report whose state is ``failed`` (the judge gave up)
+gives ``ok=False`` with the report and its error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.types import BatchRow, Report, VerifyInput
+
+#: the columns of a result row, in the order of a batch output line
+RESULT_COLUMNS = ("id", "ok", "error", "report")
+#: a row may carry its input as JSON text in this column instead of as columns: Arrow wants one
+#: type per column, and a context is a string in one row and a list of passages in another
+INPUT_COLUMN = "input"
+
+
+def _plain(value: Any) -> Any:
+    """A cell as JSON would have it: Arrow's lists come back as numpy arrays, its nulls as NaN."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def parse_record(record: Mapping[str, Any]) -> tuple[str, VerifyInput | Exception]:
+    """(id, the validated input or the error that prevents validating it)."""
+    data = {k: _plain(v) for k, v in record.items()}
+    row_id = "" if data.get("id") is None else str(data["id"])
+    try:
+        if isinstance(data.get(INPUT_COLUMN), str):
+            loaded = json.loads(data[INPUT_COLUMN])
+            if not isinstance(loaded, dict):
+                raise ValueError("the input must be a JSON object")
+            data = {**loaded, "id": row_id}
+        if not row_id:
+            raise ValueError("the row has no id")
+        return row_id, VerifyInput.model_validate(data)
+    except (ValueError, ValidationError) as exc:
+        return row_id, exc
+
+
+def error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def result_row(row_id: str, report: Report | None = None, error: str | None = None) -> dict[str, Any]:
+    if report is not None and report.state == "failed":
+        error = report.error
+    ok = report is not None and report.state != "failed"
+    return {"id": row_id, "ok": ok, "error": None if ok else error,
+            "report": report.model_dump_json() if report is not None else None}
+
+
+def score_records(detector: Detector, records: Iterable[Mapping[str, Any]], *,
+                  concurrency: int | None = None) -> dict[str, list]:
+    """Result columns for a batch of input rows, in their order; one bad row never stops the rest."""
+    parsed = [parse_record(r) for r in records]
+    good = [(i, p) for i, (_, p) in enumerate(parsed) if isinstance(p, VerifyInput)]
+    reports = detector.verify_many([p for _, p in good], concurrency=concurrency) if good else []
+    by_index = {i: rep for (i, _), rep in zip(good, reports)}
+    rows = [result_row(rid, report=by_index[i]) if i in by_index else result_row(rid, error=error_text(p))
+            for i, (rid, p) in enumerate(parsed)]
+    return {col: [r[col] for r in rows] for col in RESULT_COLUMNS}
+
+
+def batch_line(row: Mapping[str, Any]) -> str:
+    """A result row as a line of the CLI's batch output: the same bytes as
+    ``BatchRow(...).model_dump_json()``, with the report's JSON spliced in rather than parsed again
+    (validating a million reports on the driver would cost more than writing them)."""
+    head = BatchRow(id=row["id"], ok=bool(row["ok"]), error=_plain(row.get("error"))).model_dump_json()
+    report = _plain(row.get("report"))
+    if report is None:
+        return head
+    marker = ',"report":null,'  # the id before it is escaped JSON, so this is the field itself
+    at = head.index(marker)
+    return head[:at] + ',"report":' + report + "," + head[at + len(marker):]
