@@ -1,6 +1,4 @@
-"""Real reports for the audit's tests, made by the shipped trained verifier (no model download,
-a fraction of a second each): a CON, a NIC with a phrase, a refusal, a JSON record and a row
-that failed."""
+"""The audit's real reports (tests/audit_samples.py), made once per session."""
 
 from __future__ import annotations
 
@@ -8,10 +6,7 @@ import pytest
 
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.types import BatchRow
-from policy_example import POLICY_ANSWER, POLICY_CONTEXT
-
-CON_CONTEXT = ["The free trial lasts 14 days.", "Only verified users are eligible."]
-RECORD = '{"name": "Harbor Diner", "city": "Philadelphia", "attributes": {"HasTV": "False", "WiFi": "free"}}'
+from audit_samples import batch_rows
 
 
 @pytest.fixture(scope="session")
@@ -22,12 +17,4 @@ def verifier() -> Verifier:
 @pytest.fixture(scope="session")
 def audit_rows(verifier) -> list[BatchRow]:
     """What ``rt4chart verify`` writes for a batch of five samples, one of which failed."""
-    reports = {
-        "policy": verifier.verify(context=POLICY_CONTEXT, answer=POLICY_ANSWER, question="Who can get the trial?"),
-        "con": verifier.verify(context=CON_CONTEXT, answer="The free trial lasts 30 days."),
-        "refusal": verifier.verify(context=CON_CONTEXT, answer="I cannot answer that."),
-        "record": verifier.verify(context=RECORD, answer="Harbor Diner in Philadelphia has TVs and free WiFi."),
-    }
-    rows = [BatchRow(id=k, ok=True, report=r) for k, r in reports.items()]
-    rows.append(BatchRow(id="broken", ok=False, error="ValidationError: answer: Field required"))
-    return rows
+    return batch_rows(verifier)

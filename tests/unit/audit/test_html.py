@@ -12,10 +12,8 @@ from rt4chart_plugins.audit.html import anchor, render_html, report_card, write_
 from rt4chart_plugins.audit.summary import summarize
 from rt4chart_plugins.audit.rows import as_rows
 from rt4chart_plugins.errors import InvalidInput
+from audit_samples import XSS_ANSWER, XSS_CONTEXT
 
-XSS_CONTEXT = ['<script>window.pwned=1</script> The office opens at 9 AM.',
-               '<img src=x onerror="window.pwned=2"> See <a href="javascript:window.pwned=3">the hours</a>.']
-XSS_ANSWER = 'The office opens at 10 AM. <script>window.pwned=4</script>'
 
 
 class Tags(HTMLParser):

@@ -1,0 +1,85 @@
+"""A real Chromium, Debian's (``apt-get install chromium``; ``scripts/setup.sh`` installs it when
+missing as root), driven by Playwright through ``executable_path``: no browser is downloaded.
+``$RT4CHART_CHROMIUM`` names another binary. Every test here is marked ``browser``; the fast unit
+run leaves them out."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from rt4chart_plugins import Verifier
+from rt4chart_plugins.types import BatchRow
+from audit_samples import batch_rows
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def chromium_path() -> str:
+    path = os.environ.get("RT4CHART_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        pytest.fail("no Chromium: `apt-get install -y chromium` (scripts/setup.sh does it as root), "
+                    "or set $RT4CHART_CHROMIUM")
+    return path
+
+
+@pytest.fixture(scope="session")
+def verifier() -> Verifier:
+    return Verifier("trained")
+
+
+@pytest.fixture(scope="session")
+def audit_rows(verifier) -> list[BatchRow]:
+    return batch_rows(verifier)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail('Playwright is not installed: pip install "rt4chart-plugins[test]"')
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@dataclass
+class Opened:
+    """A page with what it did: dialogs it opened, requests it made, errors it raised."""
+
+    page: object
+    dialogs: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def open_(path: Path, *, javascript: bool = True, fragment: str = "") -> Opened:
+        ctx = browser.new_context(java_script_enabled=javascript, viewport={"width": 1200, "height": 900})
+        contexts.append(ctx)
+        page = ctx.new_page()
+        seen = Opened(page)
+        page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
+        page.on("request", lambda r: seen.requests.append(r.url))
+        page.on("pageerror", lambda exc: seen.errors.append(str(exc)))
+        page.on("console", lambda m: seen.errors.append(m.text) if m.type == "error" else None)
+        page.goto(path.resolve().as_uri() + fragment)
+        return seen
+
+    yield open_
+    for ctx in contexts:
+        ctx.close()
