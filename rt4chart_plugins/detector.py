@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.types import (
@@ -51,29 +51,55 @@ class Detector(ABC):
         return run_sync(self.averify(context=context, answer=answer, question=question))
 
     def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                    on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
-        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result))
+                    on_result: Callable[[int, Report], None] | None = None, progress: bool = False) -> list[Report]:
+        """The sync face of :meth:`averify_many`."""
+        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress))
 
     # ---- async -------------------------------------------------------------------------------
 
     async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                           on_result: Callable[[int, Report], None] | None = None) -> list[Report]:
-        """One report per row, in order; a row that fails gets a ``failed`` report with its error."""
+                           on_result: Callable[[int, Report], None] | None = None,
+                           progress: bool = False) -> list[Report]:
+        """One report per row, in order; a row that fails gets a ``failed`` report with its error.
+
+        ``on_result(index, report)`` is called as each row finishes (a batch writes it then);
+        ``progress`` shows a bar (tqdm) on stderr. When the judge's endpoint cannot serve any row
+        (:class:`JudgeUnavailable`: a 401, or its circuit breaker opened) no further row is
+        started and that one error is raised, with ``.reports``: each row's report, or None
+        for the rows not scored."""
+        from tqdm import tqdm
+
         items = list(rows)
         semaphore = asyncio.Semaphore(concurrency or self.concurrency)
+        stopped: list[JudgeUnavailable] = []
+        bar = tqdm(total=len(items), desc="verify", unit="row", disable=not progress)
 
-        async def one(index: int, row: VerifyInput | dict) -> Report:
+        async def one(index: int, row: VerifyInput | dict) -> Report | None:
             async with semaphore:
+                if stopped:
+                    return None
                 try:
                     data = row if isinstance(row, VerifyInput) else VerifyInput.model_validate(row)
                     report = await self.averify(context=data.context, answer=data.answer, question=data.question)
+                except JudgeUnavailable as exc:
+                    stopped.append(exc)
+                    return None
                 except Exception as exc:  # noqa: BLE001 - a row's failure is its result
                     report = failed_report(row, exc)
+            bar.update(1)
             if on_result is not None:
                 on_result(index, report)
             return report
 
-        return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
+        try:
+            reports = list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
+        finally:
+            bar.close()
+        if stopped:
+            error = stopped[0]
+            error.reports = reports  # type: ignore[attr-defined]
+            raise error
+        return reports  # type: ignore[return-value]
 
 
 #: lone UTF-16 surrogates: Python strings may hold them (``"\\ud800"``, a pair split by a bad

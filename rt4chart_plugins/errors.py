@@ -13,6 +13,13 @@ class JudgeError(Rt4chartError):
     """The judge could not produce a usable answer (after retries)."""
 
 
+class JudgeUnavailable(Rt4chartError):
+    """The judge's endpoint cannot serve any row: it refused the credentials or the model (401,
+    403, 404), or it kept failing until the circuit breaker opened. Not a :class:`JudgeError`,
+    on purpose: a batch stops at the first one instead of failing every row the same way, and the
+    rows not yet scored stay to do for a re-run."""
+
+
 class ModelNotAvailable(Rt4chartError):
     """A local model file is missing or corrupt; the message names the command that fixes it."""
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from json_repair import repair_json
 from pydantic import ValidationError
 
-from rt4chart_plugins.errors import JudgeError
+from rt4chart_plugins.errors import JudgeError, JudgeUnavailable
 from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
 from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.judges.schema import DECOMPOSE_SCHEMA, VERIFY_SCHEMA
@@ -75,6 +75,8 @@ class ChatJudge(Judge):
         concurrency: int = 4,
         max_retries: int = 4,
         backoff: float = 1.0,
+        max_retry_after: float = 60.0,
+        breaker_after: int = 8,
         context_tokens: int = 6000,
     ):
         self.name = name
@@ -82,6 +84,14 @@ class ChatJudge(Judge):
         self.concurrency = concurrency
         self.max_retries = max_retries
         self.backoff = backoff
+        self.max_retry_after = max_retry_after
+        self.breaker_after = breaker_after
+        #: failed attempts since the last success, across every request (the circuit breaker's count)
+        self._failures_in_a_row = 0
+        #: set once the endpoint is known unusable: every later request fails at once, unsent
+        self._unavailable: JudgeUnavailable | None = None
+        #: requests sent, retries included (what the endpoint saw)
+        self.attempts = 0
         self._context_tokens = context_tokens
         # one semaphore per event loop, dropped with its loop: frameworks run us on fresh loops
         self._semaphores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -94,6 +104,14 @@ class ChatJudge(Judge):
 
     def _is_transient(self, exc: BaseException) -> bool:
         return isinstance(exc, (asyncio.TimeoutError, TimeoutError, ConnectionError))
+
+    def _is_fatal(self, exc: BaseException) -> bool:
+        """A failure no other request can avoid (bad key, no such model): stop asking."""
+        return False
+
+    def _retry_after(self, exc: BaseException) -> float | None:
+        """Seconds the endpoint asked us to wait before retrying (``Retry-After``), if it said."""
+        return None
 
     def context_budget(self) -> int:
         return self._context_tokens
@@ -112,18 +130,7 @@ class ChatJudge(Judge):
             if hit is not None:
                 cost.cache_hits += 1
                 return hit
-        attempt = 0
-        while True:
-            try:
-                async with self._semaphore():
-                    reply = await self._complete(system, user, schema, schema_name)
-                break
-            except Exception as exc:  # noqa: BLE001 - classified below
-                attempt += 1
-                if not self._is_transient(exc) or attempt > self.max_retries:
-                    raise JudgeError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
-                delay = self.backoff * (2 ** (attempt - 1)) * (0.5 + random.random())
-                await asyncio.sleep(delay)
+        reply = await self._send(system, user, schema, schema_name)
         cost.judge_calls += 1
         cost.prompt_tokens += reply.prompt_tokens
         cost.completion_tokens += reply.completion_tokens
@@ -131,6 +138,52 @@ class ChatJudge(Judge):
         if parsed is not None and self.cache is not None:
             self.cache.put(key, parsed)
         return parsed
+
+    async def _send(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        """One request with its retries: transient failures wait (the endpoint's ``Retry-After``
+        when it gives one, else exponential backoff with jitter) and try again, up to
+        ``max_retries`` times. A fatal failure (401/403/404), or ``breaker_after`` failed attempts
+        in a row across all requests (the endpoint is down), raises :class:`JudgeUnavailable`;
+        from then on every request fails at once without being sent."""
+        attempt = 0
+        while True:
+            if self._unavailable is not None:
+                raise self._unavailable
+            try:
+                async with self._semaphore():
+                    if self._unavailable is not None:  # opened while this request waited its turn
+                        raise self._unavailable
+                    self.attempts += 1
+                    reply = await self._complete(system, user, schema, schema_name)
+                self._failures_in_a_row = 0
+                return reply
+            except JudgeUnavailable:
+                raise
+            except Exception as exc:  # noqa: BLE001 - classified below
+                attempt += 1
+                what = f"{type(exc).__name__}: {exc}"
+                if self._is_fatal(exc):
+                    self._unavailable = JudgeUnavailable(
+                        f"{self.name} refused the request ({what}); check the key, the model name and the "
+                        f"URL. No further request was sent; re-run to score the rows left")
+                    raise self._unavailable from exc
+                if not self._is_transient(exc):
+                    raise JudgeError(f"{self.name}: {what}") from exc
+                self._failures_in_a_row += 1
+                if self._failures_in_a_row >= self.breaker_after:
+                    self._unavailable = JudgeUnavailable(
+                        f"{self.name} failed {self._failures_in_a_row} attempts in a row (last: {what}); the "
+                        f"endpoint looks down, so the rest were not sent. Re-run to resume once it is back")
+                    raise self._unavailable from exc
+                if attempt > self.max_retries:
+                    raise JudgeError(f"{self.name}: {what} (after {attempt} attempts)") from exc
+                await asyncio.sleep(self._delay(exc, attempt))
+
+    def _delay(self, exc: BaseException, attempt: int) -> float:
+        asked = self._retry_after(exc)
+        if asked is not None:
+            return min(max(asked, 0.0), self.max_retry_after)
+        return self.backoff * (2 ** (attempt - 1)) * (0.5 + random.random())
 
     # ---- decomposition ---------------------------------------------------------------------
 

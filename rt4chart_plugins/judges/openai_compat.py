@@ -47,26 +47,40 @@ class OpenAIJudge(ChatJudge):
     def _client(self) -> Any:
         # An AsyncOpenAI client binds to the loop it was first used on; frameworks such as
         # llama-index run us on fresh loops, so keep one client per loop.
+        import httpx
         import openai
 
         loop = asyncio.get_running_loop()
         if loop not in self._clients:
+            # a plain httpx client: openai's own closes itself from __del__ by scheduling a task
+            # on whatever loop runs then, which fails ("Event loop is closed") once its loop is gone
             self._clients[loop] = openai.AsyncOpenAI(
-                base_url=self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=0
+                base_url=self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=0,
+                http_client=httpx.AsyncClient(timeout=self.timeout, follow_redirects=True),
             )
         return self._clients[loop]
 
     def _is_transient(self, exc: BaseException) -> bool:
         import openai
 
-        if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
-                            openai.InternalServerError)):
+        if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
             return True
-        if isinstance(exc, openai.APIStatusError) and exc.status_code in (408, 409, 429) or (
-            isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
-        ):
-            return True
+        if isinstance(exc, openai.APIStatusError):
+            return exc.status_code in (408, 409, 429) or exc.status_code >= 500
         return super()._is_transient(exc)
+
+    def _is_fatal(self, exc: BaseException) -> bool:
+        """401/403: the key; 404: the model or the URL. Every other request would get the same."""
+        import openai
+
+        return isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403, 404)
+
+    def _retry_after(self, exc: BaseException) -> float | None:
+        import openai
+
+        if not isinstance(exc, openai.APIStatusError):
+            return None
+        return retry_after_seconds(exc.response.headers)
 
     def _response_format(self, schema: dict, schema_name: str) -> dict:
         if self._schema_mode == "json_schema":
@@ -101,3 +115,31 @@ class OpenAIJudge(ChatJudge):
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
         )
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """The wait a 429/503 asks for: ``retry-after-ms``, else ``Retry-After`` in seconds or as an
+    HTTP date (RFC 9110 §10.2.3); None when absent or unreadable."""
+    from email.utils import parsedate_to_datetime
+    from datetime import datetime, timezone
+
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(float(ms) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
