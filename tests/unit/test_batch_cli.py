@@ -88,3 +88,136 @@ def test_cli_usage_errors(tmp_path, capsys):
     assert cli.main(["verify"]) == 2
     assert cli.main(["verify", "--context", str(tmp_path / "missing.txt"), "--answer", "x"]) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+class SlowFirstJudge(ScriptedJudge):
+    """Finishes the row whose answer says "slow" last, so completion order is not input order."""
+
+    async def verify(self, request, *, cost):
+        import asyncio
+
+        if any("slow" in c.text for c in request.claims):
+            await asyncio.sleep(0.3)
+        return await super().verify(request, cost=cost)
+
+
+def _ids(path):
+    return [json.loads(line)["id"] for line in path.read_text(encoding="utf-8").split("\n") if line]
+
+
+def test_batch_rows_come_out_in_input_order(tmp_path):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_jsonl(inp, [{"id": f"r{i}", "context": CONTEXT, "answer": "slow: the trial lasts 14 days." if i == 0 else
+                       "The trial lasts 14 days."} for i in range(5)])
+    run_batch(Verifier(SlowFirstJudge(RULES), decomposition="sentence"), inp, out, progress=False, concurrency=4)
+    assert _ids(out) == [f"r{i}" for i in range(5)]
+
+
+def test_a_row_with_lone_surrogates_or_invalid_utf8_fails_alone(tmp_path):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    good = json.dumps({"id": "ok", "context": CONTEXT, "answer": "The trial lasts 14 days."})
+    surrogate = '{"id": "s\\ud800", "context": "The trial lasts 14 days \\ud800.", "answer": "It lasts \\udfff 14 days."}'
+    inp.write_bytes(good.encode() + b"\n" + b'{"id": "bad", "answer": "caf\xe9"}\n' + surrogate.encode() + b"\n"
+                    + b'{"id": "deep", "context": ' + b"[" * 5000 + b"]" * 5000 + b', "answer": "x"}\n')
+    summary = run_batch(Verifier(ScriptedJudge(RULES), decomposition="sentence"), inp, out, progress=False)
+    assert (summary.total, summary.ok, summary.failed) == (4, 2, 2)
+    rows = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").split("\n")[:-1])}
+    assert rows["ok"]["report"]["label"] == "ENT"
+    assert not rows["line-2"]["ok"] and "not valid UTF-8" in rows["line-2"]["error"]
+    assert rows["s\ufffd"]["ok"] and "\ufffd" in rows["s\ufffd"]["report"]["answer"]
+    assert not rows["line-4"]["ok"] and rows["line-4"]["error"].startswith("InvalidInput")
+    summary = run_batch(Verifier(ScriptedJudge(RULES), decomposition="sentence"), inp, out, progress=False)
+    assert summary.skipped == 2  # the re-run does not crash either
+
+
+def test_resume_keeps_rows_whose_text_holds_unicode_line_separators(tmp_path):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_jsonl(inp, [{"id": f"r{i}", "context": CONTEXT, "answer": f"The trial lasts 14 days.{sep} Really."}
+                      for i, sep in enumerate(["\u2028", "\u2029", "\u0085", ""])])
+    judge = ScriptedJudge(RULES)
+    assert run_batch(Verifier(judge, decomposition="sentence"), inp, out, progress=False).ok == 4
+    calls = len(judge.requests)
+    summary = run_batch(Verifier(judge, decomposition="sentence"), inp, out, progress=False)
+    assert summary.skipped == 4 and len(judge.requests) == calls
+    assert _ids(out) == ["r0", "r1", "r2", "r3"]
+
+
+def test_validation_errors_read_as_invalid_input(tmp_path):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_jsonl(inp, [{"id": "a", "context": 5, "answer": "x"}, {"id": "b", "context": ["ok"]}])
+    run_batch(Verifier(ScriptedJudge(RULES)), inp, out, progress=False)
+    errors = [json.loads(line)["error"] for line in out.read_text().splitlines()]
+    assert errors[0].startswith("InvalidInput: context") and errors[1] == "InvalidInput: answer: Field required"
+    assert not any("pydantic" in e or "\n" in e for e in errors)
+
+
+@pytest.mark.parametrize("name,fmt,ok", [("r.csv", None, "csv"), ("r.txt", "text", "text"), ("r.jsonl", "csv", None),
+                                         ("r.out", "csv", "csv"), ("r.csv", "jsonl", None)])
+def test_batch_output_format_follows_the_extension_and_refuses_a_contradiction(tmp_path, name, fmt, ok):
+    from rt4chart_plugins.batch import output_format
+    from rt4chart_plugins.errors import InvalidInput
+
+    if ok is None:
+        with pytest.raises(InvalidInput, match="contradicts"):
+            output_format(tmp_path / name, fmt)
+    else:
+        assert output_format(tmp_path / name, fmt) == ok
+
+
+def test_cli_batch_csv_text_and_stdout(tmp_path, capsys, scripted_cli):
+    import csv
+
+    inp = tmp_path / "in.jsonl"
+    write_jsonl(inp, [{"id": "a", "context": CONTEXT, "answer": "The trial lasts 14 days."},
+                      {"id": "b", "context": CONTEXT, "answer": "It applies to all users."}, "{broken"])
+    assert cli.main(["verify", str(inp), "-o", str(tmp_path / "r.csv"), "-q", "--decomposition", "sentence"]) == 1
+    table = list(csv.DictReader(open(tmp_path / "r.csv", encoding="utf-8")))
+    assert [(r["id"], r["label"], r["ok"]) for r in table] == [("a", "ENT", "True"), ("b", "CON", "True"),
+                                                               ("line-3", "", "False")]
+    assert not (tmp_path / "r.csv.partial.jsonl").exists()
+    assert cli.main(["verify", str(inp), "-o", str(tmp_path / "r.txt"), "-q", "--decomposition", "sentence"]) == 1
+    text = (tmp_path / "r.txt").read_text(encoding="utf-8")
+    assert "== a ==" in text and "Verdict: CON" in text and "[[It applies to all users.]]{CON}" in text
+    capsys.readouterr()
+    assert cli.main(["verify", str(inp), "-o", "-", "-q", "--decomposition", "sentence"]) == 1
+    out = capsys.readouterr().out
+    assert [json.loads(line)["id"] for line in out.splitlines()] == ["a", "b", "line-3"]
+    assert cli.main(["verify", str(inp), "-o", str(tmp_path / "r.jsonl"), "--format", "csv", "-q"]) == 2
+    assert "contradicts" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name,data,message", [
+    ("ctx.txt", b"caf\xe9 au lait", "not valid UTF-8"),
+    ("ctx.json", b'{"a": [1, 2', "not valid JSON"),
+    ("ctx.json", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+])
+def test_cli_single_bad_context_file_exits_2_with_a_message(tmp_path, capsys, scripted_cli, name, data, message):
+    ctx = tmp_path / name
+    ctx.write_bytes(data)
+    assert cli.main(["verify", "--context", str(ctx), "--answer", "x"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and str(ctx) in err and "Traceback" not in err
+
+
+def test_cli_single_context_from_stdin_and_one_line_formats(monkeypatch, capsys, scripted_cli):
+    import io
+
+    from rt4chart_plugins import Report
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(" ".join(CONTEXT).encode())))
+    assert cli.main(["verify", "--context", "-", "--answer", "It applies to all users.", "--format", "jsonl",
+                     "--decomposition", "sentence"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and Report.model_validate_json(out).label.value == "CON"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(" ".join(CONTEXT).encode())))
+    assert cli.main(["verify", "--context", "-", "--answer", "It applies to all users.", "--format", "csv",
+                     "--decomposition", "sentence"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("id,ok,state,label") and ",CON," in lines[1]
+
+
+def test_cli_transport_flags_are_refused_for_a_judge_without_an_endpoint(tmp_path, capsys):
+    ctx = tmp_path / "ctx.txt"
+    ctx.write_text("x")
+    assert cli.main(["verify", "--context", str(ctx), "--answer", "x", "--judge", "trained", "--timeout", "3"]) == 2
+    assert "openai judge" in capsys.readouterr().err
