@@ -176,6 +176,7 @@ JS = r"""
   window.addEventListener('hashchange', goHash);
   draw();
   root.classList.add('ready');
+  if (window.performance && performance.mark) performance.mark('rt4chart-ready');
   goHash();
 })();
 """

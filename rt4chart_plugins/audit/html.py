@@ -99,7 +99,8 @@ def _claim(c: ClaimVerdict, ev_ids: list[str], report: Report, risk_scale: float
     if c.phrase_span is not None:
         parts.append(f' Phrase: “{e(c.phrase_span.text)}”.')
     if c.reason:
-        parts.append(f' <span class="reason">{e(c.reason)}</span>')
+        reason = c.reason.rstrip()
+        parts.append(f' <span class="reason">{e(reason if reason.endswith((".", "!", "?")) else reason + ".")}</span>')
     if c.error:
         parts.append(f' <span class="error">{e(c.error)}</span>')
     if c.unsupported_facts:
@@ -232,7 +233,8 @@ def render_summary(summary: Summary, title: str) -> str:
             ("cost", f"{c.judge_calls} judge calls, {c.cache_hits} cache hits, {c.prompt_tokens} prompt + "
                      f"{c.completion_tokens} completion tokens, {c.seconds:.1f} s")]
     cells = "".join(f"<tr><th>{e(r[0])}</th><td>{r[2] if len(r) == 3 else e(r[1])}</td></tr>" for r in rows)
-    cells += "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in s.settings.items())
+    if s.settings:
+        cells += "<tr><th>settings</th><td>" + e(", ".join(f"{k}={v}" for k, v in s.settings.items())) + "</td></tr>"
     out = [f'<header class="top"><h1>{e(title)}</h1><div class="stats"><table>{cells}</table>',
            f'<figure><figcaption class="muted">{e(s.histogram_of)}</figcaption>{histogram_svg(s)}</figure></div>']
     if s.metrics:
