@@ -47,3 +47,15 @@ fi
 if [ "$LAB_EXTRAS" != none ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./lab${LAB_EXTRAS:+[$LAB_EXTRAS]}"
 fi
+
+# The browser tests (tests/browser/) drive Debian's Chromium through Playwright, which pip installs
+# without a browser; the full test run (the dev extra) installs Chromium with apt when it is missing.
+case ",$EXTRAS," in *,dev,*) NEED_BROWSER=1 ;; *) NEED_BROWSER=0 ;; esac
+if [ "$NEED_BROWSER" = 1 ] && [ -z "${RT4CHART_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian's chromium for the browser tests…" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "the browser tests need Chromium: apt-get install chromium as root, or set RT4CHART_CHROMIUM" >&2
+  fi
+fi

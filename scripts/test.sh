@@ -3,7 +3,8 @@
 #   bash scripts/test.sh          everything: installs the package with every extra, builds
 #                                 llama-cpp-python, pulls the models, runs the product's tests
 #                                 (unit and integration), then the lab's tests
-#   bash scripts/test.sh --fast   the product's unit tests only: no native build, no model download
+#   bash scripts/test.sh --fast   the product's unit tests only: no native build, no model download,
+#                                 no browser
 # Any further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ if [ "${1:-}" = --fast ]; then
   shift
   [ -x .venv/bin/python ] || RT4CHART_EXTRAS=openai,ragas,deepeval,langchain,llama-index,test \
     RT4CHART_LAB_EXTRAS=none bash scripts/setup.sh
-  exec .venv/bin/python -m pytest -q -m "not model and not server and not ray" tests "$@"
+  exec .venv/bin/python -m pytest -q -m "not model and not server and not ray and not browser" tests "$@"
 fi
 bash scripts/setup.sh
 .venv/bin/rt4chart model pull --quiet

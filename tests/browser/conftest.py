@@ -1,6 +1,6 @@
 """A real Chromium, Debian's (``apt-get install chromium``; ``scripts/setup.sh`` installs it when
 missing as root), driven by Playwright through ``executable_path``: no browser is downloaded.
-``$RT4CHART_CHROMIUM`` names another binary. Every test here is marked ``browser``; the fast unit
+``$RT4CHART_CHROMIUM`` names another binary. The tests here are marked ``browser``; the fast unit
 run leaves them out."""
 
 from __future__ import annotations
@@ -15,13 +15,6 @@ import pytest
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.types import BatchRow
 from audit_samples import batch_rows
-
-
-def pytest_collection_modifyitems(items):
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.browser)
 
 
 def chromium_path() -> str:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from rt4chart_plugins.audit import write_html
 from rt4chart_plugins.audit.html import anchor
 from audit_samples import XSS_ANSWER, XSS_CONTEXT
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,8 @@ def test_hallucinated_only_hides_the_faithful_rows(open_page, page_file, audit_r
     assert [i for i in ids if page.locator(f"#{anchor(i)}").is_visible()] == ["broken"]
     page.select_option("#f-state", "")
     page.fill("#f-q", "harbor diner")
+    from playwright.sync_api import expect
+
     expect(page.locator("#count")).to_contain_text(f"1 of {len(ids)} rows")  # the search waits for typing to pause
     assert page.locator(f"#{anchor('record')}").is_visible()
 
