@@ -119,7 +119,7 @@ def _of_record(rec: dict) -> Report:
             answer_span=_span(c.get("span")), phrase_span=_span(c.get("phrase_span")),
             probs={Label.ENT: p_ent} if p_ent is not None else None, error=c.get("error"),
             grounding=c.get("grounding"),
-            reason=(f"cites context sentences {', '.join(map(str, c['evidence_sentence_ids']))}"
+            reason=(f"Cites context sentences {', '.join(map(str, c['evidence_sentence_ids']))}"
                     if c.get("evidence_sentence_ids") else None),
         ))
     judged = [c for c in claims if c.judged and c.label is not None]

@@ -58,3 +58,26 @@ def test_verify_html_writes_the_answers_page_and_refuses_a_batch(tmp_path, capsy
     assert "judge" in page.read_text(encoding="utf-8")
     assert cli.main(["verify", str(ctx), "-o", str(tmp_path / "o.jsonl"), "--html", str(page)]) == 2
     assert "rt4chart report" in capsys.readouterr().err
+
+
+def test_report_of_a_bench_run_carries_its_settings_and_metrics(tmp_path, capsys):
+    run = tmp_path / "records-x"
+    run.mkdir()
+    claim = {"id": 0, "text": "It opens at <b>9</b>.", "label": "CON", "judged": True, "span": [0, 14],
+             "phrase_span": None, "evidence": [0], "evidence_sentence_ids": [3], "p_ent": 0.1, "error": None,
+             "grounding": None}
+    rec = {"id": "r1", "ok": True, "error": None, "state": "verified", "label": "CON", "hallucinated": True,
+           "score": 0.9, "spans": [[0, 14]], "phrase_spans": [], "claims": [claim],
+           "cost": {"judge_calls": 2, "cache_hits": 0, "prompt_tokens": 9, "completion_tokens": 0, "seconds": 0.2},
+           "judge": "trained-x", "notes": []}
+    (run / "rt4chart.jsonl").write_text(json.dumps(rec) + "\n")
+    (run / "run.json").write_text(json.dumps({"dataset": "records", "judge": "trained", "base_config": {"window_size": 25}}))
+    (run / "summary.json").write_text(json.dumps({"systems": {"rt4chart": {"overall": {
+        "n": 1, "answer": {"precision": 1.0, "recall": 0.5, "f1": 0.667}, "auc": 0.75, "span": {"f1": 0.25},
+        "con_nic_balanced": 0.5}}}}))
+    page = tmp_path / "bench.html"
+    assert cli.main(["report", str(run / "rt4chart.jsonl"), "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "dataset=records" in html and "<td>0.667</td>" in html and "<td>0.750</td>" in html
+    assert "It opens at &lt;b&gt;9&lt;/b&gt;." in html and "Cites context sentences 3" in html
+    assert "not the texts" in html
