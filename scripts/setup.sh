@@ -54,7 +54,8 @@ case ",$EXTRAS," in *,dev,*) NEED_BROWSER=1 ;; *) NEED_BROWSER=0 ;; esac
 if [ "$NEED_BROWSER" = 1 ] && [ -z "${RT4CHART_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's chromium for the browser tests…" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } ||
+      echo "could not install chromium: the browser tests will fail and say so" >&2
   else
     echo "the browser tests need Chromium: apt-get install chromium as root, or set RT4CHART_CHROMIUM" >&2
   fi
