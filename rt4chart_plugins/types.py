@@ -7,6 +7,7 @@ was, where in the answer it came from, which context sentences decided it, and w
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -189,6 +190,21 @@ class Cost(BaseModel):
 
 AnswerState = Literal["verified", "partial", "no_claims", "failed"]
 
+#: the version of the report's JSON layout: raised when a field is removed, renamed or changes
+#: meaning (adding a field with a default does not), so a reader of stored reports can tell
+SCHEMA_VERSION = "1"
+
+
+@lru_cache(maxsize=1)
+def package_version() -> str:
+    """The installed rt4chart-plugins version ("unknown" when run from a bare source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rt4chart-plugins")
+    except PackageNotFoundError:
+        return "unknown"
+
 
 class Report(BaseModel):
     """The verification trace T of one (C, Q, A) and its verdict.
@@ -198,6 +214,9 @@ class Report(BaseModel):
     nothing verifiable (empty, a pure refusal): ``label`` is None, ``score`` 1.0, not hallucinated;
     ``failed`` no claim could be judged (``error`` says why).
     """
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
+        {"schema_version": SCHEMA_VERSION, "package_version": package_version()}))
 
     label: Label | None
     hallucinated: bool
@@ -218,6 +237,8 @@ class Report(BaseModel):
     method: str = "rt4chart"
     risk: float | None = None  # GASP: the answer's risk, its largest sentence risk (unbounded)
     error: str | None = None
+    schema_version: str = SCHEMA_VERSION  # the JSON layout (see SCHEMA_VERSION)
+    version: str = Field(default_factory=package_version)  # the rt4chart-plugins that wrote it
 
     def _repr_html_(self) -> str:
         """The audit's card of this report, for a notebook's inline view. The audit sits on the

@@ -221,3 +221,18 @@ def test_cli_transport_flags_are_refused_for_a_judge_without_an_endpoint(tmp_pat
     ctx.write_text("x")
     assert cli.main(["verify", "--context", str(ctx), "--answer", "x", "--judge", "trained", "--timeout", "3"]) == 2
     assert "openai judge" in capsys.readouterr().err
+
+
+def test_reports_and_the_schema_carry_the_schema_and_package_version(capsys, tmp_path, scripted_cli):
+    from importlib.metadata import version
+
+    from rt4chart_plugins.types import SCHEMA_VERSION
+
+    assert cli.main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["schema_version"] == SCHEMA_VERSION and schema["package_version"] == version("rt4chart-plugins")
+    ctx = tmp_path / "ctx.txt"
+    ctx.write_text(" ".join(CONTEXT))
+    assert cli.main(["verify", "--context", str(ctx), "--answer", "x y z.", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schema_version"] == SCHEMA_VERSION and report["version"] == version("rt4chart-plugins")
