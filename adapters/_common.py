@@ -6,6 +6,8 @@ Nothing here imports a framework: each adapter module does that itself, lazily.
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any
@@ -51,10 +53,14 @@ def build_verifier(
     """
     method = options.pop("method", "rt4chart")
     if isinstance(judge, Detector):
+        if options or judge_kwargs:
+            raise InvalidInput(f"options {sorted({**options, **(judge_kwargs or {})})} were given with a ready "
+                               f"{type(judge).__name__}: configure that instance instead")
         return judge
     if method == "gasp":
         if judge is not None:
             raise InvalidInput("method='gasp' uses no judge: drop judge=, or pass a GaspDetector as judge")
+        refuse_unknown(options, GaspDetector.__init__, "GASP")
         return GaspDetector(concurrency=1, **options)
     if method != "rt4chart":
         raise InvalidInput(f"unknown method {method!r}: use 'rt4chart' or 'gasp'")
@@ -66,13 +72,44 @@ def build_verifier(
                 f"unknown judge {judge!r}: use 'local', 'trained', 'openai', a Judge, or this framework's LLM object"
             )
         return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
-    wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
+    try:
+        wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
+    except TypeError as exc:  # a misspelt judge_kwargs key: refused, with Python's naming of it
+        raise InvalidInput(f"judge_kwargs for a {type(judge).__name__}: {exc}") from None
     if wrapped is None:
         raise InvalidInput(
             f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass one of "
             f"{', '.join(map(repr, JUDGE_NAMES))}, a rt4chart_plugins.Judge, or this framework's LLM object"
         )
     return Verifier(wrapped, concurrency=concurrency, **options)
+
+
+def judge_from(judge: Any, **framework_names: Any) -> Any:
+    """The judge, given under RT4CHART's name (``judge=``) or under the framework's own spelling
+    (DeepEval's ``model=``, ``llm=`` in Ragas, LangChain and LlamaIndex). The framework's
+    spelling is honoured, never ignored: its LLM becomes the judge. Both at once is refused."""
+    given = {name: value for name, value in framework_names.items() if value is not None}
+    if not given:
+        return judge
+    if judge is not None or len(given) > 1:
+        names = ["judge"] * (judge is not None) + sorted(given)
+        raise InvalidInput(f"the judge is given twice ({', '.join(n + '=' for n in names)}): pass one")
+    return next(iter(given.values()))
+
+
+def refuse_unknown(options: dict[str, Any], init: Callable[..., Any], what: str, also: tuple[str, ...] = ()) -> None:
+    """Refuse options that ``init`` does not take, naming those it does: a typo is an error, not
+    a silently ignored setting."""
+    params = [p for p in inspect.signature(init).parameters.values()
+              if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    known = sorted({p.name for p in params} | set(also))
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise InvalidInput(f"{what} takes no option {', '.join(hints)}; it takes {', '.join(known)}")
 
 
 async def averify_safely(verifier: Detector, context: str | list[str], answer: str, question: str | None) -> Report:
@@ -231,6 +268,8 @@ __all__ = [
     "claims_payload",
     "context_list",
     "extract_json_text",
+    "judge_from",
+    "refuse_unknown",
     "json_instruction",
     "message_text",
     "model_label",

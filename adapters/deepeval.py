@@ -38,6 +38,7 @@ from rt4chart_plugins.adapters._common import (
     build_verifier,
     context_list,
     json_instruction,
+    judge_from,
     reason_text,
     report_payload,
     run_sync,
@@ -105,7 +106,10 @@ def _resolve_judge(judge: Any) -> Any:
     if isinstance(judge, str) and judge not in JUDGE_NAMES:
         from deepeval.metrics.utils import initialize_model
 
-        model, _native = initialize_model(judge)
+        try:
+            model, _native = initialize_model(judge)
+        except Exception as exc:  # noqa: BLE001 - deepeval's own errors (no API key, unknown name)
+            raise InvalidInput(f"deepeval could not build the judge model {judge!r}: {exc}") from None
         return model
     return judge
 
@@ -132,6 +136,8 @@ class RT4ChartMetric(BaseMetric):
     ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
     :class:`rt4chart_plugins.Judge`, a ``DeepEvalBaseLLM``, or a deepeval model name.
+    ``model``: deepeval's spelling of the same thing (``model="gpt-4.1"`` or a
+    ``DeepEvalBaseLLM``): that model becomes the judge; giving both ``judge`` and ``model`` is refused.
     ``options`` / extra keyword arguments: pipeline options (``decomposition``, ``window_size``, ...).
     After ``measure``: ``score``, ``success``, ``reason``, ``verbose_logs`` (JSON), and on the
     instance also ``report`` (the typed :class:`rt4chart_plugins.Report`) and ``claims``.
@@ -143,6 +149,7 @@ class RT4ChartMetric(BaseMetric):
         self,
         threshold: float = 0.5,
         judge: Any = None,
+        model: Any = None,
         judge_kwargs: dict[str, Any] | None = None,
         include_reason: bool = True,
         async_mode: bool = True,
@@ -155,6 +162,7 @@ class RT4ChartMetric(BaseMetric):
         # every __init__ argument under its own name: deepeval.evaluate() re-creates the metric from them
         self.threshold = 1.0 if strict_mode else threshold
         self.judge = judge
+        self.model = model  # deepeval's own spelling of the judge: a DeepEvalBaseLLM or a model name
         self.judge_kwargs = judge_kwargs
         self.include_reason = include_reason
         self.async_mode = async_mode
@@ -162,7 +170,7 @@ class RT4ChartMetric(BaseMetric):
         self.verbose_mode = verbose_mode
         self.concurrency = concurrency
         self.options = {**(options or {}), **kwargs}
-        self._verifier = build_verifier(_resolve_judge(judge), _wrap, judge_kwargs=judge_kwargs,
+        self._verifier = build_verifier(_resolve_judge(judge_from(judge, model=model)), _wrap, judge_kwargs=judge_kwargs,
                                         concurrency=concurrency, **self.options)
         self.using_native_model = False
         self.evaluation_model = self._judge_name()

@@ -33,6 +33,7 @@ from rt4chart_plugins.adapters._common import (
     as_json_text,
     build_verifier,
     json_instruction,
+    judge_from,
     message_text,
     model_label,
 )
@@ -172,7 +173,8 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
     ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
-    :class:`rt4chart_plugins.Judge`, or any LangChain chat model. Other keyword arguments are
+    :class:`rt4chart_plugins.Judge`, or any LangChain chat model (``llm=`` is the same, spelt as
+    LangChain chains spell it; both at once is refused). Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ``window_overlap``,
     ``global_verification``, ``sub_sentence_spans``).
     """
@@ -190,11 +192,12 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 
     _verifier: Detector = PrivateAttr()
 
-    def __init__(self, judge: Any = None, *, judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4,
-                 context_key: str = "context", question_key: str = "question", answer_key: str = "answer",
+    def __init__(self, judge: Any = None, *, llm: Any = None, judge_kwargs: dict[str, Any] | None = None,
+                 concurrency: int = 4, context_key: str = "context", question_key: str = "question", answer_key: str = "answer",
                  on_error: Literal["report", "raise"] = "report", options: dict[str, Any] | None = None,
                  **pipeline_options: Any):
         opts = {**(options or {}), **pipeline_options}
+        judge = judge_from(judge, llm=llm)
         super().__init__(judge=judge, judge_kwargs=judge_kwargs, concurrency=concurrency, context_key=context_key,
                          question_key=question_key, answer_key=answer_key, on_error=on_error, options=opts)
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **opts)

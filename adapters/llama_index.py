@@ -31,6 +31,7 @@ from rt4chart_plugins.adapters._common import (
     build_verifier,
     context_list,
     json_instruction,
+    judge_from,
     message_text,
     model_label,
     reason_text,
@@ -114,14 +115,16 @@ class RT4ChartEvaluator(BaseEvaluator):
     ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
     ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
-    :class:`rt4chart_plugins.Judge`, or any LlamaIndex ``LLM``. Other keyword arguments are
+    :class:`rt4chart_plugins.Judge`, or any LlamaIndex ``LLM`` (``llm=`` is the same, as LlamaIndex's
+    own evaluators spell it; both at once is refused). Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ...).
     ``on_error``: ``"invalid"`` (default) returns ``invalid_result=True`` with the reason;
     ``"raise"`` raises.
     """
 
-    def __init__(self, judge: Any = None, *, judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4,
-                 on_error: Literal["invalid", "raise"] = "invalid", **options: Any):
+    def __init__(self, judge: Any = None, *, llm: Any = None, judge_kwargs: dict[str, Any] | None = None,
+                 concurrency: int = 4, on_error: Literal["invalid", "raise"] = "invalid", **options: Any):
+        judge = judge_from(judge, llm=llm)
         self.judge = judge
         self.on_error = on_error
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)

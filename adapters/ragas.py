@@ -48,6 +48,7 @@ from rt4chart_plugins.adapters._common import (
     build_verifier,
     context_list,
     json_instruction,
+    judge_from,
     model_label,
     reason_text,
     report_payload,
@@ -125,9 +126,10 @@ class RT4ChartFaithfulness(SingleTurnMetric):
     ``judge``: ``None``/``"trained"`` (the packaged cross-encoder verifier, the offline default),
     ``"local"`` (the embedded LLM judge), ``"openai"`` (an
     OpenAI-compatible endpoint; ``judge_kwargs={"base_url": ..., "model": ...}``), a
-    :class:`rt4chart_plugins.Judge`, or a ragas LLM. ``options``: pipeline options
-    (``decomposition``, ``window_size``, ...). The judge is deliberately not the ``llm`` field of
-    ``MetricWithLLM``: ragas would then build an OpenAI client when none is given.
+    :class:`rt4chart_plugins.Judge`, or a ragas LLM; ``llm=`` is ragas' spelling of the same
+    (both at once is refused). ``options``: pipeline options (``decomposition``, ``window_size``,
+    ...). The metric is deliberately not a ``MetricWithLLM``: ``ragas.evaluate`` would then build
+    an OpenAI client for it when no ``llm`` is given, instead of using the offline default.
     """
 
     name: str = "rt4chart_faithfulness"
@@ -136,13 +138,15 @@ class RT4ChartFaithfulness(SingleTurnMetric):
     )
     output_type: MetricOutputType = MetricOutputType.CONTINUOUS
     judge: Any = None
+    #: ragas' spelling of the judge (``Faithfulness(llm=...)``): that LLM becomes the judge
+    llm: Any = None
     judge_kwargs: dict[str, Any] | None = None
     concurrency: int = 4
     options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._verifier = build_verifier(self.judge, _wrap, judge_kwargs=self.judge_kwargs,
+        self._verifier = build_verifier(judge_from(self.judge, llm=self.llm), _wrap, judge_kwargs=self.judge_kwargs,
                                         concurrency=self.concurrency, **self.options)
         self._reports: dict[tuple, Report] = {}
 
@@ -212,9 +216,10 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
     from ``llm_factory`` included); extra keyword arguments are pipeline options.
     """
 
-    def __init__(self, judge: Any = None, *, name: str = "rt4chart_faithfulness",
+    def __init__(self, judge: Any = None, *, llm: Any = None, name: str = "rt4chart_faithfulness",
                  judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4, **options: Any):
         # not stored as `llm`: the collections base would then demand an InstructorLLM
+        judge = judge_from(judge, llm=llm)
         self.judge = judge
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
         super().__init__(name=name, allowed_values=(0.0, 1.0))

@@ -8,6 +8,7 @@ failure becomes a ``failed`` report for that row while every other row is still 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.detector import Detector, check_input
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import make_judge
+from rt4chart_plugins.judges.registry import judge_name, judge_options, make_judge
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.decompose import decompose
 from rt4chart_plugins.pipeline.global_ import verify_global
@@ -26,6 +27,37 @@ from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.pipeline.verdicts import claim_verdict
 from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report
+
+
+def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
+    """The validated pipeline options. A misspelt option (``decompositon``) or an out-of-range
+    value fails here, before any judge call, with the options that exist: pydantic's raw error
+    list would bury the one word the user needs."""
+    unknown = sorted(set(options) - set(PipelineConfig.model_fields))
+    if unknown:
+        known = sorted(PipelineConfig.model_fields)
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise InvalidInput(f"unknown option {', '.join(hints)}; the pipeline options are {', '.join(known)}")
+    try:
+        return PipelineConfig(**options)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}"
+                             for e in exc.errors(include_url=False))
+        raise InvalidInput(f"invalid pipeline options: {problems}") from None
+
+
+def check_judge_options(judge: str | None, kwargs: dict[str, Any]) -> None:
+    """Refuse options the named judge does not take (its class is imported, not built)."""
+    known = judge_options(judge)
+    unknown = sorted(set(kwargs) - set(known))
+    if unknown:
+        hints = [f"{n!r}" + (f" (did you mean {c[0]!r}?)" if (c := difflib.get_close_matches(n, known, n=1)) else "")
+                 for n in unknown]
+        raise InvalidInput(f"the {judge_name(judge)!r} judge takes no option {', '.join(hints)}; "
+                           f"it takes {', '.join(known) or 'none'}")
 
 
 class Verifier(Detector):
@@ -38,12 +70,11 @@ class Verifier(Detector):
 
     def __init__(self, judge: Judge | str | None = None, *, concurrency: int = 4,
                  judge_kwargs: dict[str, Any] | None = None, **config: Any):
-        try:
-            self.config = PipelineConfig(**config)
-        except ValidationError as exc:  # a misspelt or out-of-range knob fails here, before any judge call
-            raise InvalidInput(f"invalid pipeline options: {exc.errors(include_url=False)}") from None
+        self.config = pipeline_config(config)
         self._judge_spec = judge
         self._judge_kwargs = judge_kwargs or {}
+        if self._judge_kwargs and not isinstance(judge, Judge):
+            check_judge_options(judge, self._judge_kwargs)  # a misspelt judge option fails now, not at the first row
         self._judge: Judge | None = judge if isinstance(judge, Judge) else None
         self.concurrency = concurrency
 
