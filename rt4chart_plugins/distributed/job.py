@@ -1,11 +1,14 @@
 """``rt4chart verify IN -o OUT --engine ray``: files in, a folder of JSONL shards out, resumable.
 
 IN is a JSONL file, a folder (its ``*.jsonl`` and ``*.parquet`` files, recursively) or a glob of
-them. JSONL files are read on the driver with the local batch's own reader, so ids, duplicate ids
-and unreadable lines mean the same as in a local run, and an unreadable line is written as a
-failed row there and then. Parquet files are read by Ray Data on the cluster and need an ``id``
-column. Results stream back to the driver, which writes them to ``OUT/part-<run>-<k>.jsonl``
-shards (one output line per row, the local batch's format), flushed line by line.
+them. The driver reads them: JSONL with the local batch's own reader, so ids, duplicate ids and
+unreadable lines mean the same as in a local run; Parquet with pyarrow (an ``id`` column is
+required). A row that does not validate is written as a failed row there and then; the others
+go to the cluster, each as its JSON text (Arrow wants one type per column, and a context is a
+string in one row and a list of passages in another). Results stream back to the driver, which
+writes them to ``OUT/part-<run>-<k>.jsonl`` shards (the local batch's line format), flushed line
+by line. The driver holds the inputs in memory: for a corpus larger than that, read it on the
+cluster with Ray Data and call :func:`~rt4chart_plugins.distributed.verify_dataset`.
 
 Resume: the ids OUT holds with ``ok=true`` are skipped; its failed rows are removed from their
 shards and scored again. Each id is written once: a row Ray hands back twice (a batch run again
@@ -25,7 +28,7 @@ from pydantic import BaseModel
 
 from rt4chart_plugins.batch import read_rows
 from rt4chart_plugins.distributed.ray_engine import import_ray, map_spec
-from rt4chart_plugins.distributed.rows import INPUT_COLUMN, batch_line, error_text, result_row
+from rt4chart_plugins.distributed.rows import INPUT_COLUMN, batch_line, error_text, parse_record, result_row
 from rt4chart_plugins.distributed.spec import DetectorSpec
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.types import VerifyInput
@@ -121,25 +124,46 @@ class ShardWriter:
             self._fh = None
 
 
-def _jsonl_items(files: list[Path], done: set[str]) -> tuple[int, list[dict], list[dict]]:
-    """(rows read, items to score, failed result rows) of the JSONL files."""
+def _collect(rows: Any, path: Path, done: set[str], seen: dict[str, Path],
+             items: list[dict], failed: list[dict]) -> int:
+    """Sort one file's (id, parsed row or error) into items to score and failed result rows;
+    an id another file already has is a failed row. Returns the rows read."""
     total = 0
+    for rid, parsed in rows:
+        total += 1
+        if rid in seen and seen[rid] != path:
+            parsed = ValueError(f"duplicate id {rid!r}: also in {seen[rid]}")
+            rid = f"{rid}@{path}"
+        seen.setdefault(rid, path)
+        if rid in done:
+            continue
+        if isinstance(parsed, VerifyInput):
+            items.append({"id": rid, INPUT_COLUMN: parsed.model_dump_json()})
+        else:
+            failed.append(result_row(rid, error=error_text(parsed)))
+    return total
+
+
+def _jsonl_items(files: list[Path], done: set[str], seen: dict[str, Path]) -> tuple[int, list[dict], list[dict]]:
+    """(rows read, items to score, failed result rows) of the JSONL files, read as the local batch reads them."""
     items: list[dict] = []
     failed: list[dict] = []
-    seen: dict[str, Path] = {}
+    total = sum(_collect(read_rows(path), path, done, seen, items, failed) for path in files)
+    return total, items, failed
+
+
+def _parquet_items(files: list[Path], done: set[str], seen: dict[str, Path]) -> tuple[int, list[dict], list[dict]]:
+    """The same for Parquet files, which need an ``id`` column; a row that does not validate is a failed row."""
+    import pyarrow.parquet as pq
+
+    items: list[dict] = []
+    failed: list[dict] = []
+    total = 0
     for path in files:
-        for rid, parsed in read_rows(path):
-            total += 1
-            if rid in seen and seen[rid] != path:
-                parsed = ValueError(f"duplicate id {rid!r}: also in {seen[rid]}")
-                rid = f"{rid}@{path}"
-            seen.setdefault(rid, path)
-            if rid in done:
-                continue
-            if isinstance(parsed, VerifyInput):
-                items.append({"id": rid, INPUT_COLUMN: parsed.model_dump_json()})
-            else:
-                failed.append(result_row(rid, error=error_text(parsed)))
+        table = pq.read_table(path)
+        if "id" not in table.column_names:
+            raise InvalidInput(f"{path}: a Parquet input needs an id column; it has {', '.join(table.column_names)}")
+        total += _collect((parse_record(r) for r in table.to_pylist()), path, done, seen, items, failed)
     return total, items, failed
 
 
@@ -154,7 +178,8 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
     done = set(writer.written)
     jsonl = [f for f in files if f.suffix == ".jsonl"]
     parquet = [f for f in files if f.suffix == ".parquet"]
-    total, items, failed_rows = _jsonl_items(jsonl, done)
+    seen: dict[str, Path] = {}
+    total, items, failed_rows = _jsonl_items(jsonl, done, seen)
     ok = failed = 0
     failed_ids: list[str] = []
 
@@ -168,33 +193,24 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
                 failed_ids.append(row["id"])
             bar.update(1)
 
-    ray = import_ray()
-    parts: list[Any] = []
+    if parquet:
+        more_total, more_items, more_failed = _parquet_items(parquet, done, seen)
+        total += more_total
+        items += more_items
+        failed_rows += more_failed
     todo = len(items) + len(failed_rows)
-    if items or parquet:
+    ray = import_ray()
+    if items:
         if not ray.is_initialized():
             ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
         logging.getLogger("ray.data").setLevel(logging.WARNING)  # our bar, not Ray Data's logs and bars
         ray.data.DataContext.get_current().enable_progress_bars = False
-        if items:
-            parts.append(ray.data.from_items(items))
-        if parquet:
-            paths = [str(p) for p in parquet]
-            ids = ray.data.read_parquet(paths, columns=["id"]) if _has_id(paths) else None
-            if ids is None:
-                raise InvalidInput("a Parquet input needs an id column")
-            total += ids.count()
-            remaining = ids.filter(lambda r: str(r["id"]) not in done).count()
-            todo += remaining
-            if remaining:
-                parts.append(ray.data.read_parquet(paths).filter(lambda r: str(r["id"]) not in done))
     bar = tqdm(total=todo, desc="verify", unit="row", disable=not progress)
     try:
         for row in failed_rows:
             record(row)
-        if parts:
-            ds = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
-            results = map_spec(ds, spec, workers=workers, batch_size=batch_size, rate_limit=rate_limit)
+        if items:
+            results = map_spec(ray.data.from_items(items), spec, workers=workers, batch_size=batch_size, rate_limit=rate_limit)
             for row in results.iter_rows():
                 record({k: row[k] for k in ("id", "ok", "error", "report")})
     finally:
@@ -202,12 +218,6 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
         writer.close()
     return JobSummary(total=total, skipped=total - todo, ok=ok, failed=failed, failed_ids=failed_ids,
                       duplicates_dropped=writer.duplicates, seconds=time.perf_counter() - started)
-
-
-def _has_id(paths: list[str]) -> bool:
-    import pyarrow.parquet as pq
-
-    return all("id" in pq.read_schema(p).names for p in paths)
 
 
 #: failed ids printed at most; the rest are in OUT (``"ok":false``)

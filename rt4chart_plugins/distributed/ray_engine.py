@@ -97,5 +97,5 @@ def map_spec(ds: Any, spec: DetectorSpec, *, workers: int | None = None, batch_s
     return ds.map_batches(
         Scorer, fn_constructor_kwargs={"spec": spec, "bucket": bucket},
         batch_size=batch_size or DEFAULT_BATCH_SIZE, batch_format="pandas", num_cpus=num_cpus,
-        compute=ray.data.ActorPoolStrategy(size=workers or default_workers(num_cpus)),
+        compute=ray.data.ActorPoolStrategy(min_size=1, max_size=workers or default_workers(num_cpus)),
     )
