@@ -2,6 +2,13 @@
 
 SQLite because it is in the standard library, survives crashes mid-write, and is safe to share
 between the threads the judges run in (one connection behind a lock).
+
+Several processes (the workers of a Ray job on one node) may share one file: WAL mode lets them
+read while one writes, and SQLite's file lock makes writers take turns, each waiting up to 30 s.
+Two workers that write the same key write the same value (judges run at temperature 0) and the
+later one stays. A cache is an optimization, so a read or write that still finds the file locked
+is given up (a miss, or a value not stored) instead of failing the row that asked. Keep the file
+on a local disk: SQLite's locks are unreliable on network file systems.
 """
 
 from __future__ import annotations
@@ -42,17 +49,23 @@ class JudgeCache:
             self._db.commit()
 
     def get(self, key: str) -> object | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+        try:
+            with self._lock:
+                row = self._db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+        except sqlite3.OperationalError:  # locked past the timeout by other processes: a miss
+            return None
         return None if row is None else json.loads(row[0])
 
     def put(self, key: str, value: object) -> None:
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO cache (key, value) VALUES (?, ?)",
-                (key, json.dumps(value, ensure_ascii=False)),
-            )
-            self._db.commit()
+            try:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO cache (key, value) VALUES (?, ?)",
+                    (key, json.dumps(value, ensure_ascii=False)),
+                )
+                self._db.commit()
+            except sqlite3.OperationalError:  # locked past the timeout by other processes: not stored
+                self._db.rollback()
 
     def close(self) -> None:
         with self._lock:
