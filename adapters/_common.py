@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.types import ClaimVerdict, Label, Report
-from rt4chart_plugins.judges.chat import extract_json_text
+from rt4chart_plugins.judges.chat import extract_json_text, json_instruction, prompt_messages
 from rt4chart_plugins.judges.registry import JUDGES
 from rt4chart_plugins.judges.schema import LENIENT
 from rt4chart_plugins.detector import Detector
@@ -125,14 +125,6 @@ async def averify_safely(verifier: Detector, context: str | list[str], answer: s
 
 # ---- structured output that framework LLMs are asked to fill: judges/schema.py ---------------
 RESPONSE_MODELS = LENIENT
-
-
-def json_instruction(schema: dict) -> str:
-    """Appended to the system prompt for LLMs that are asked for JSON in plain text."""
-    return (
-        "\n\nRespond with one JSON object and nothing else (no prose, no code fences), "
-        f"matching this JSON schema:\n{json.dumps(schema, separators=(',', ':'))}"
-    )
 
 
 def as_json_text(value: Any) -> str:
@@ -272,6 +264,7 @@ __all__ = [
     "refuse_unknown",
     "json_instruction",
     "message_text",
+    "prompt_messages",
     "model_label",
     "reason_text",
     "report_payload",

@@ -25,6 +25,8 @@ import json
 import os
 from typing import Any
 
+from pydantic import BaseModel
+
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
@@ -37,8 +39,8 @@ from rt4chart_plugins.adapters._common import (
     averify_safely,
     build_verifier,
     context_list,
-    json_instruction,
     judge_from,
+    prompt_messages,
     reason_text,
     report_payload,
     run_sync,
@@ -69,6 +71,7 @@ class DeepEvalJudge(ChatJudge):
             raise InvalidInput(f"DeepEvalJudge needs a deepeval DeepEvalBaseLLM, got {type(model).__name__}")
         self.model = model
         self.schema_failures = 0  # structured calls that failed and were asked again as text
+        self._client_unusable = False
         try:
             model_name = model.get_model_name()
         except Exception:  # noqa: BLE001 - a custom model may not implement it well
@@ -77,7 +80,10 @@ class DeepEvalJudge(ChatJudge):
                          **kwargs)
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        prompt = f"{system}{json_instruction(schema)}\n\n{user}"
+        client = self._openai_client()
+        if client is not None:
+            return await self._complete_openai(client, system, user, schema)
+        prompt = "\n\n".join(prompt_messages(system, user, schema))
         response_model = RESPONSE_MODELS.get(schema_name)
         generate = getattr(self.model, "a_generate_with_schema", None)
         result = None
@@ -90,11 +96,76 @@ class DeepEvalJudge(ChatJudge):
                 if self._is_transient(exc):
                     raise
                 self.schema_failures += 1
+            else:
+                if _is_empty(result):
+                    # a valid but empty VerdictsOut(verdicts=[]): the lenient model's defaults
+                    # filled in for a reply it could not read; the reply itself may still hold verdicts
+                    self.schema_failures += 1
+                    result = None
         if result is None:
             result = await self.model.a_generate(prompt)
         if isinstance(result, tuple) and len(result) == 2:  # native models: (result, cost)
             result = result[0]
         return ChatReply(as_json_text(result))
+
+    def _openai_client(self) -> Any:
+        """The openai client of deepeval's OpenAI-backed models (``LocalModel``, ``GPTModel``, ...),
+        built by the model itself from its own settings (base URL, key, timeout). Asked directly,
+        it sends the shared two-message request and returns the token usage that the model's
+        ``a_generate`` drops."""
+        if self._client_unusable:
+            return None
+        try:
+            import openai
+
+            client = self.model.load_model(async_mode=True)
+        except Exception:  # noqa: BLE001 - not an OpenAI-backed model
+            client = None
+        if client is None or not isinstance(client, openai.AsyncOpenAI) or not isinstance(
+                getattr(self.model, "name", None), str):
+            self._client_unusable = True
+            return None
+        return client
+
+    async def _complete_openai(self, client: Any, system: str, user: str, schema: dict) -> ChatReply:
+        prompt_system, prompt_user = prompt_messages(system, user, schema)
+        params: dict[str, Any] = dict(getattr(self.model, "generation_kwargs", None) or {})
+        temperature = getattr(self.model, "temperature", None)
+        if temperature is not None and getattr(self.model, "supports_temperature", lambda: True)() is not False:
+            params.setdefault("temperature", temperature)
+        try:
+            resp = await client.chat.completions.create(
+                model=self.model.name,
+                messages=[{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}],
+                **params,
+            )
+        finally:
+            await client.close()
+        usage = resp.usage
+        tokens = (getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
+        return ChatReply(resp.choices[0].message.content or "", *tokens)
+
+
+    def usd(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """What these tokens cost, as deepeval prices this model (0.0 for a model it has no price
+        for, such as a ``LocalModel``)."""
+        calculate = getattr(self.model, "calculate_cost", None)
+        if not callable(calculate):
+            return 0.0
+        try:
+            return float(calculate(prompt_tokens, completion_tokens) or 0.0)
+        except Exception:  # noqa: BLE001 - no price known
+            return 0.0
+
+
+def _is_empty(result: Any) -> bool:
+    """A structured result whose every list is empty (no claim, no verdict)."""
+    if isinstance(result, tuple) and len(result) == 2:
+        result = result[0]
+    if not isinstance(result, BaseModel):
+        return False
+    lists = [v for v in result.model_dump().values() if isinstance(v, list)]
+    return bool(lists) and not any(lists)
 
 
 def _wrap(judge: Any, **kwargs: Any) -> DeepEvalJudge | None:

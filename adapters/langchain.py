@@ -32,7 +32,7 @@ from rt4chart_plugins.detector import failed_report
 from rt4chart_plugins.adapters._common import (
     as_json_text,
     build_verifier,
-    json_instruction,
+    prompt_messages,
     judge_from,
     message_text,
     model_label,
@@ -102,7 +102,8 @@ class LangChainJudge(ChatJudge):
                     parsed = out.get("parsed") if isinstance(out, Mapping) else out
                     text = as_json_text(parsed) if parsed is not None else _raw_text(raw)
                     return ChatReply(text, *_usage(raw))
-        msg = await self.llm.ainvoke([SystemMessage(system + json_instruction(schema)), HumanMessage(user)])
+        prompt_system, prompt_user = prompt_messages(system, user, schema)
+        msg = await self.llm.ainvoke([SystemMessage(prompt_system), HumanMessage(prompt_user)])
         content = msg.content if isinstance(msg, BaseMessage) else msg
         return ChatReply(as_json_text(message_text(content)), *_usage(msg))
 

@@ -30,7 +30,7 @@ from rt4chart_plugins.adapters._common import (
     averify_safely,
     build_verifier,
     context_list,
-    json_instruction,
+    prompt_messages,
     judge_from,
     message_text,
     model_label,
@@ -85,9 +85,10 @@ class LlamaIndexJudge(ChatJudge):
         super().__init__(name=name or default, **kwargs)
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        prompt_system, prompt_user = prompt_messages(system, user, schema)
         messages = [
-            ChatMessage(role=MessageRole.SYSTEM, content=system + json_instruction(schema)),
-            ChatMessage(role=MessageRole.USER, content=user),
+            ChatMessage(role=MessageRole.SYSTEM, content=prompt_system),
+            ChatMessage(role=MessageRole.USER, content=prompt_user),
         ]
         resp = await self.llm.achat(messages)
         usage = _usage(getattr(resp, "raw", None))

@@ -33,6 +33,8 @@ claims could be judged, the score uses those and the trace lists the others as u
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,8 +49,8 @@ from rt4chart_plugins.adapters._common import (
     averify_safely,
     build_verifier,
     context_list,
-    json_instruction,
     judge_from,
+    prompt_messages,
     model_label,
     reason_text,
     report_payload,
@@ -95,7 +97,10 @@ class RagasJudge(ChatJudge):
         super().__init__(name=name or default, **kwargs)
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        prompt = f"{system}{json_instruction(schema)}\n\n{user}"
+        client = _openai_client(self.llm)
+        if client is not None:
+            return await self._complete_openai(client, system, user, schema)
+        prompt = "\n\n".join(prompt_messages(system, user, schema))
         response_model = RESPONSE_MODELS.get(schema_name)
         if isinstance(self.llm, InstructorBaseRagasLLM) and response_model is not None:
             return ChatReply(as_json_text(await self.llm.agenerate(prompt, response_model)))
@@ -106,6 +111,36 @@ class RagasJudge(ChatJudge):
         usage = (result.llm_output or {}).get("token_usage") or {}
         tokens = int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0)
         return ChatReply(as_json_text(text), *tokens)
+
+
+    async def _complete_openai(self, client: Any, system: str, user: str, schema: dict) -> ChatReply:
+        """An ``llm_factory`` LLM over an OpenAI client: its client, model and model arguments,
+        asked with the shared two-message request (instructor's own request would wrap the schema
+        in its prompt, and report no token usage)."""
+        prompt_system, prompt_user = prompt_messages(system, user, schema)
+        mapped = getattr(self.llm, "_map_provider_params", None)
+        params = dict(mapped() if callable(mapped) else self.llm.model_args)
+        params = {k: v for k, v in params.items() if v is not None}
+        request = dict(model=self.llm.model, messages=[{"role": "system", "content": prompt_system},
+                                                        {"role": "user", "content": prompt_user}], **params)
+        create = client.chat.completions.create
+        resp = await create(**request) if inspect.iscoroutinefunction(create) else await asyncio.to_thread(
+            create, **request)
+        usage = resp.usage
+        return ChatReply(resp.choices[0].message.content or "", getattr(usage, "prompt_tokens", 0) or 0,
+                         getattr(usage, "completion_tokens", 0) or 0)
+
+
+def _openai_client(llm: Any) -> Any:
+    """The OpenAI client inside an ``llm_factory(..., client=OpenAI(...))`` LLM, or None."""
+    if not isinstance(llm, InstructorBaseRagasLLM) or str(getattr(llm, "provider", "")).lower() != "openai":
+        return None
+    try:
+        import openai
+    except ImportError:  # pragma: no cover - ragas depends on it
+        return None
+    inner = getattr(getattr(llm, "client", None), "client", None)
+    return inner if isinstance(inner, (openai.OpenAI, openai.AsyncOpenAI)) else None
 
 
 def _wrap(judge: Any, **kwargs: Any) -> RagasJudge | None:

@@ -20,6 +20,7 @@ from json_repair import repair_json
 from pydantic import ValidationError
 
 from rt4chart_plugins.errors import JudgeError, JudgeUnavailable
+from rt4chart_plugins.rules.text import STOPWORDS
 from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
 from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.judges.schema import DECOMPOSE_SCHEMA, VERIFY_SCHEMA
@@ -32,6 +33,22 @@ class ChatReply:
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+
+
+def json_instruction(schema: dict) -> str:
+    """Appended to the system prompt when JSON is asked for in the prompt (no response format)."""
+    return (
+        "\n\nRespond with one JSON object and nothing else (no prose, no code fences), "
+        f"matching this JSON schema:\n{json.dumps(schema, separators=(',', ':'))}"
+    )
+
+
+def prompt_messages(system: str, user: str, schema: dict) -> tuple[str, str]:
+    """The one request every chat client sends when it asks for JSON in the prompt: the system
+    prompt with the schema appended, then the user turn. Every client (the ``openai`` judge once it
+    has learnt that a server rejects response formats, and each framework's own LLM) sends exactly
+    this, so that one endpoint gives the same verdicts whichever client reaches it."""
+    return system + json_instruction(schema), user
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)(?:```|$)", re.DOTALL)
@@ -203,8 +220,8 @@ class ChatJudge(Judge):
         for item in items:
             if not isinstance(item, dict):
                 continue
-            text = item.get("text")
-            sid = item.get("sentence", -1)
+            text = next((item[k] for k in ("text", "claim", "statement") if isinstance(item.get(k), str)), None)
+            sid = _as_int(item.get("sentence", -1))
             if not isinstance(text, str) or not text.strip():
                 continue
             if not isinstance(sid, int) or sid not in valid_ids:
@@ -217,23 +234,70 @@ class ChatJudge(Judge):
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         result = VerifyResult()
         pending = list(request.claims)
-        for _round in range(2):  # the claims a reply left out are asked again, once
+        for round_ in range(2):  # the claims a reply left out are asked again, once
             if not pending:
                 break
             user = prompts.verify_user(request.mode, request.sentences, pending, request.question, request.hints)
+            if round_:
+                # a reply that validated but held no verdict for these claims (``{"verdicts": []}``)
+                # is cached: the same prompt would return it again, so the second ask says what is missing
+                user += "\n\n" + _MISSING
             try:
                 data = await self._ask(prompts.VERIFY_SYSTEM, user, VERIFY_SCHEMA, "verdicts", cost)
             except JudgeError as exc:
                 for c in pending:
                     result.unjudged[c.id] = str(exc)
                 return result
-            got = _salvage_verdicts(data, pending)
+            got = [_with_evidence(j, pending, request.sentences) for j in _salvage_verdicts(data, pending)]
             result.judgements.extend(got)
             done = {j.claim_id for j in got}
             pending = [c for c in pending if c.id not in done]
         for c in pending:
             result.unjudged[c.id] = "the judge returned no valid verdict for this claim"
         return result
+
+
+_MISSING = "Give exactly one verdict for each claim above, numbered as above, in the \"verdicts\" list."
+_INT = re.compile(r"-?\d+")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _as_int(value: object) -> int | None:
+    """A number as small models write it: 3, "3", "[3]", "S3", "sentence 3", 3.0."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        found = _INT.findall(value)
+        return int(found[0]) if len(found) == 1 else None
+    return None
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+
+
+def _with_evidence(judgement: Judgement, claims: list[Claim], sentences: list[Sentence]) -> Judgement:
+    """A CON or ENT verdict that cites no context sentence gets the shown sentence that shares most
+    content words with the claim (at least two), and its reason says so. Small chat judges often
+    write ``"evidence": []`` beside a reason that paraphrases the refuting sentence; an empty
+    evidence list would leave the user without the sentence to check."""
+    if judgement.label.value == "NIC" or judgement.evidence or judgement.quote:
+        return judgement
+    claim = next((c for c in claims if c.id == judgement.claim_id), None)
+    if claim is None:
+        return judgement
+    words = _content_words(claim.text)
+    scored = [(len(words & _content_words(s.text)), -s.id) for s in sentences]
+    best = max(scored, default=(0, 0))
+    if best[0] < 2:
+        return judgement
+    note = f"(evidence: the judge cited no sentence; [{-best[1]}] shares most of the claim's words)"
+    return judgement.model_copy(update={"evidence": [-best[1]],
+                                        "reason": f"{judgement.reason} {note}" if judgement.reason else note})
 
 
 def _salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:
@@ -247,7 +311,7 @@ def _salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:
     for item in items:
         if not isinstance(item, dict):
             continue
-        cid = item.get("claim")
+        cid = _as_int(next((item[k] for k in ("claim", "claim_id", "id") if k in item), None))
         if single and cid not in wanted:
             cid = claims[0].id  # a lone verdict for a lone claim, whatever number it carries
         label = label_from_text(item.get("label"))
@@ -256,11 +320,12 @@ def _salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:
         evidence = item.get("evidence") or []
         if not isinstance(evidence, list):
             evidence = [evidence]
+        ids = [i for i in (_as_int(e) for e in evidence) if i is not None]
         try:
             out[cid] = Judgement(
                 claim_id=cid,
                 label=label,
-                evidence=[int(e) for e in evidence if isinstance(e, (int, str)) and str(e).strip().lstrip("-").isdigit()],
+                evidence=list(dict.fromkeys(ids)),
                 phrase=item.get("phrase") if isinstance(item.get("phrase"), str) else None,
                 reason=item.get("reason") if isinstance(item.get("reason"), str) else None,
                 quote=item.get("quote") if isinstance(item.get("quote"), str) else None,

@@ -1,7 +1,8 @@
 """A judge behind any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's server, Ollama…).
 
-Structured output is requested as a JSON schema; servers that reject ``json_schema`` are asked
-again with ``json_object`` and remembered. Temperature 0 and a fixed seed make runs repeatable
+Structured output is requested as a JSON schema; a server that rejects ``json_schema`` is asked
+for JSON in the prompt instead (remembered, so it is rejected once per judge), with exactly the
+request that the frameworks' clients send (:func:`rt4chart_plugins.judges.chat.prompt_messages`). Temperature 0 and a fixed seed make runs repeatable
 where the server honours them; the cache makes them free.
 """
 
@@ -13,7 +14,7 @@ import weakref
 from typing import Any
 
 from rt4chart_plugins.errors import MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
 
 
 class OpenAIJudge(ChatJudge):
@@ -40,7 +41,8 @@ class OpenAIJudge(ChatJudge):
         self.seed = seed
         self.timeout = timeout
         self.max_tokens = max_tokens
-        self._schema_mode = "json_schema"
+        self._schema_mode = "json_schema"  # "prompt" once the server has rejected a response format
+        self.fallback_reason: str | None = None  # why it did
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         super().__init__(name=f"openai:{self.model}@{self.base_url or 'api.openai.com'}", **kwargs)
 
@@ -82,16 +84,18 @@ class OpenAIJudge(ChatJudge):
             return None
         return retry_after_seconds(exc.response.headers)
 
-    def _response_format(self, schema: dict, schema_name: str) -> dict:
-        if self._schema_mode == "json_schema":
-            return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": schema, "strict": True}}
-        return {"type": "json_object", "schema": schema}
-
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
         import openai
 
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         while True:
+            if self._schema_mode == "json_schema":
+                messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+                fmt: dict[str, Any] = {"response_format": {
+                    "type": "json_schema", "json_schema": {"name": schema_name, "schema": schema, "strict": True}}}
+            else:  # the JSON-in-the-prompt request that every framework client sends too
+                prompt_system, prompt_user = prompt_messages(system, user, schema)
+                messages = [{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}]
+                fmt = {}
             try:
                 resp = await self._client().chat.completions.create(
                     model=self.model,
@@ -99,14 +103,16 @@ class OpenAIJudge(ChatJudge):
                     temperature=self.temperature,
                     seed=self.seed,
                     max_tokens=self.max_tokens,
-                    response_format=self._response_format(schema, schema_name),
+                    **fmt,
                 )
                 break
             except openai.APIStatusError as exc:
-                # Servers without json_schema support reject it, some with a 500 (llama.cpp's
-                # server): fall back to json_object with the schema, as they document.
+                # A server without json_schema support rejects it (llama.cpp's with a 500): learnt
+                # once for this judge, which from then on asks for JSON in the prompt, as every
+                # framework client does, so one endpoint gives one set of verdicts.
                 if self._schema_mode == "json_schema" and "response_format" in str(exc).lower():
-                    self._schema_mode = "json_object"
+                    self._schema_mode = "prompt"
+                    self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]
                     continue
                 raise
         usage = resp.usage

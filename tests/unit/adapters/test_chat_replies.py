@@ -1,0 +1,81 @@
+"""How a chat judge reads what framework LLMs actually reply: an empty but valid verdict list is
+no verdict (asked again with a prompt that says what is missing, not answered from the cache), a
+CON that cites nothing gets the refuting sentence, ids written as "[1]" or "S1" still count, and
+every client sends the same JSON-in-the-prompt request. The replies are canned (the parsing is
+what is under test); the real-model tests are in tests/integration/adapters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rt4chart_plugins import Verifier
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.judges.schema import VERIFY_SCHEMA
+
+CONTEXT = ["The free trial lasts 14 days.", "Only verified new users are eligible for the trial."]
+ANSWER = "The free trial lasts 30 days. Verified new users are eligible."
+OPTIONS = {"decomposition": "sentence", "global_verification": False, "sub_sentence_spans": False}
+
+
+class Canned(ChatJudge):
+    """Replies from a list, recording every request."""
+
+    def __init__(self, replies: list[str]):
+        super().__init__(name="canned", cache=True)
+        self.replies = list(replies)
+        self.requests: list[tuple[str, str]] = []
+
+    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
+        self.requests.append((system, user))
+        return ChatReply(self.replies.pop(0), 10, 5)
+
+
+def verdict(claim: int, label: str, evidence: list, reason: str = "r") -> dict:
+    return {"claim": claim, "label": label, "evidence": evidence, "phrase": None, "reason": reason}
+
+
+def test_an_empty_verdict_list_is_asked_again_with_a_different_prompt(tmp_path, monkeypatch):
+    monkeypatch.setenv("RT4CHART_CACHE_DIR", str(tmp_path))
+    judge = Canned([json.dumps({"verdicts": []}),
+                    json.dumps({"verdicts": [verdict(0, "CON", [0]), verdict(1, "ENT", [1])]})])
+    report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+    assert len(judge.requests) == 2 and judge.requests[0][1] != judge.requests[1][1]
+    assert "one verdict for each claim" in judge.requests[1][1]
+    assert [(c.label.value, [e.sentence_id for e in c.evidence]) for c in report.claims] == [("CON", [0]), ("ENT", [1])]
+    assert report.cost.judge_calls == 2 and report.cost.prompt_tokens == 20
+
+
+def test_a_con_that_cites_nothing_gets_the_sentence_sharing_its_words():
+    judge = Canned([json.dumps({"verdicts": [
+        verdict(0, "CON", [], "The context states that the free trial lasts 14 days."),
+        verdict(1, "ENT", ["S1"])]})])
+    report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+    con, ent = report.claims
+    assert con.label.value == "CON" and [e.sentence_id for e in con.evidence] == [0]
+    assert con.evidence[0].text == CONTEXT[0] and "the judge cited no sentence" in con.reason
+    assert [e.sentence_id for e in ent.evidence] == [1]  # "S1" read as sentence 1
+
+
+def test_a_nic_keeps_no_evidence_and_unrelated_words_cite_nothing():
+    judge = Canned([json.dumps({"verdicts": [verdict(0, "NIC", []), verdict(1, "CON", [])]})])
+    report = Verifier(judge, **OPTIONS).verify(context=["Cats sleep a lot.", "Dogs bark."], answer=ANSWER)
+    assert [c.evidence for c in report.claims] == [[], []]
+
+
+@pytest.mark.parametrize("reply", [
+    '{"verdicts": [{"claim": "[0]", "label": "contradicted", "evidence": "[0]", "reason": "r"},'
+    ' {"claim_id": 1, "label": "SUPPORTED", "evidence": [1.0], "reason": "r"}]}',
+    '```json\n{"verdicts": [{"id": "0", "label": "CON", "evidence": ["sentence 0"]},'
+    ' {"claim": 1, "label": "ENT", "evidence": [1, 1]}]}\n```',
+])
+def test_ids_as_small_models_write_them(reply):
+    report = Verifier(Canned([reply]), **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+    assert [(c.label.value, [e.sentence_id for e in c.evidence]) for c in report.claims] == [("CON", [0]), ("ENT", [1])]
+
+
+def test_every_client_sends_the_same_prompt_request():
+    system, user = prompt_messages("SYSTEM", "USER", VERIFY_SCHEMA)
+    assert system.startswith("SYSTEM") and json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in system
+    assert user == "USER"
