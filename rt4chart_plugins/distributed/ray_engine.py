@@ -1,6 +1,8 @@
 """``verify_dataset``: a ``ray.data.Dataset`` of rows in, a Dataset of ``{id, ok, error, report}`` out.
 
-Ray Data streams the rows in batches to a pool of actors; each actor builds its detector (and
+Ray Data streams the rows in batches to a pool of up to ``workers`` actors (it starts with one
+and grows while rows wait: a pool that held every CPU from the start would starve the read tasks
+that feed it, and the job would stall); each actor builds its detector (and
 loads its judge: the ONNX verifier, a GGUF model) once, and scores every batch it is given with
 ``verify_many``, so a batch is as fast as it is on one machine. Ray restarts an actor that dies and
 runs its batch again (``max_restarts``/``max_task_retries`` are unlimited for actor pools); a batch
@@ -62,7 +64,7 @@ def verify_dataset(ds: Any, judge: Any = None, *, method: str = "rt4chart", judg
     ``ds`` rows: ``{id, context, answer, question?}`` (other columns are ignored), or ``{id, input}``
     with ``input`` the JSON text of such an object. ``judge``/``judge_kwargs``/``pipeline_options``
     are those of :class:`~rt4chart_plugins.Verifier` (``method="gasp"``: ``pipeline_options`` are
-    :class:`~rt4chart_plugins.GaspDetector`'s). ``workers``: actors (default: the cluster's CPUs /
+    :class:`~rt4chart_plugins.GaspDetector`'s). ``workers``: the most actors (default: the cluster's CPUs /
     ``num_cpus``); ``batch_size``: rows per batch (default 16); ``concurrency``: rows in flight per
     actor; ``rate_limit``: API requests per second shared by all actors (``burst`` saved up at
     most), for the ``openai`` judge. Unknown options are refused before anything runs.
