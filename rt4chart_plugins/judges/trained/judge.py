@@ -150,7 +150,7 @@ class TrainedJudge(Judge):
             if label == Label.ENT and confirmed:
                 evidence = [f.unit for f in confirmed]
             elif label == Label.ENT:
-                evidence = [i for i in ranked[:2] if scores[i] >= 0.5 * scores[ranked[0]] and scores[i] > 0]
+                evidence = premises.relevance.cover(claim.text, ranked)
             elif flipped:
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:

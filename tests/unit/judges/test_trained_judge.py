@@ -133,6 +133,25 @@ def test_premise_reads_the_matching_sentences_in_document_order():
     assert select(scores, [5, 5, 5, 5], budget=10, exclude={1}) == [0, 3]
 
 
+def test_support_spread_over_sentences_is_cited_sentence_by_sentence():
+    sentences = ["The bridge was designed by Anna Berg.", "Cats sleep a lot.", "It opened in 1932.",
+                 "The bridge was designed to carry trains."]
+    rel = Relevance(sentences)
+    claim = "The bridge, designed by Anna Berg, opened in 1932."
+    ranked = sorted(range(4), key=lambda i: -rel.scores(claim)[i])
+    # the name is in one sentence and the year in another; the fourth adds no word the first lacks
+    assert sorted(rel.cover(claim, ranked)) == [0, 2]
+    assert rel.cover(claim, ranked, limit=1) == [0]
+    assert rel.cover("Penguins swim.", ranked) == []  # nothing in common: nothing cited
+
+
+def test_an_entailed_claim_cites_every_sentence_that_supports_it(verifier):
+    context = ["The Harlow footbridge was designed by Anna Berg.", "Cats sleep a lot.", "It opened in 1932."]
+    claim = verifier.verify(context=context, answer="The Harlow footbridge, designed by Anna Berg, opened in 1932.").claims[0]
+    assert claim.label == Label.ENT
+    assert {e.sentence_id for e in claim.evidence} == {0, 2}
+
+
 def test_premise_choice_does_not_depend_on_the_process_hash_seed():
     import subprocess
     import sys
