@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -35,6 +36,19 @@ CLEAN_REQUESTS = 2 * len(ROWS)
 def _verify(payload: dict) -> bool:
     user = next(m["content"] for m in payload["messages"] if m["role"] == "user")
     return not user.startswith("Answer sentences:")
+
+
+def once_per_request(act: Act) -> Callable:
+    """Every distinct request fails its first try and succeeds on the retry."""
+    seen: set[str] = set()
+
+    def fault(n: int, p: dict) -> Act | None:
+        key = json.dumps(p, sort_keys=True)
+        if key in seen:
+            return None
+        seen.add(key)
+        return act
+    return fault
 
 
 def first(k: int, act: Act) -> Callable:
@@ -70,6 +84,7 @@ class Fault:
     # "salvaged": whatever parsed is kept, the rest unjudged with an error
     max_attempts: int | None = None  # the most requests the endpoint may see
     min_gap: float = 0.0  # the least wait before the first retry (Retry-After)
+    fresh: Callable | None = None  # builds a stateful fault anew for each run (replaces ``fault``)
 
 
 FAULTS: list[Fault] = [
@@ -82,8 +97,8 @@ FAULTS: list[Fault] = [
     Fault("503 once", first(1, Act(status=503, body='{"error": "unavailable"}')), "same", CLEAN_REQUESTS + 1),
     Fault("hang past the timeout, once", first(1, Act(hang=2.5)), "same", CLEAN_REQUESTS + 1),
     Fault("connection reset, once", first(1, Act(reset=True)), "same", CLEAN_REQUESTS + 1),
-    Fault("intermittent 500 (every other request)",
-          lambda n, p: Act(status=500, body="{}") if n % 2 == 0 and n < 2 * CLEAN_REQUESTS else None, "same"),
+    Fault("intermittent 500 (each request's first try)", lambda n, p: None, "same", 2 * CLEAN_REQUESTS,
+          fresh=lambda: once_per_request(Act(status=500, body='{"error": "flaky"}'))),
     Fault("malformed HTTP body", every_verify(lambda p: Act(body="<html>not json</html>")), "unjudged"),
     Fault("prose instead of JSON", every_verify(lambda p: Act(content="I think the claims look fine to me.")),
           "unjudged"),
@@ -121,7 +136,7 @@ def run(fault: Fault) -> Outcome:
     if fault.fault is None:
         url, server = f"http://127.0.0.1:{free_port()}/v1", None
     else:
-        server = FaultServer(fault.fault).__enter__()
+        server = FaultServer(fault.fresh() if fault.fresh else fault.fault).__enter__()
         url = server.url
     judge = OpenAIJudge("m", base_url=url, api_key="k", cache=False, **JUDGE)
     error = None
@@ -147,10 +162,14 @@ def comparable(report: Report) -> dict:
 def describe(outcome: Outcome) -> str:
     if outcome.error:
         done = sum(r is not None for r in outcome.reports)
-        return f"stopped: {done} of {len(ROWS)} rows scored; `{outcome.error.split(';')[0][:70]}…`"
+        why = outcome.error.split(" ", 1)[1].split(";")[0]  # without the judge's name (it holds the port)
+        return f"stopped, {done} of {len(ROWS)} rows scored: {why[:60]}…"
     states = sorted({r.state for r in outcome.reports if r})
-    labels = sorted({str(c.label) for r in outcome.reports if r for c in r.claims})
-    return f"{len(outcome.reports)} rows {'/'.join(states)}; claim labels {', '.join(labels)}"
+    labels = sorted({str(c.label) for r in outcome.reports if r for c in r.claims if c.judged})
+    errors = sorted({re.sub(r"^openai:\S+: ", "", c.error or "")[:48]
+                     for r in outcome.reports if r for c in r.claims if not c.judged})
+    what = f"labels {', '.join(labels)}" if labels else f"claims unjudged: {errors[0]}…"
+    return f"{len(outcome.reports)} rows {'/'.join(states)}; {what}"
 
 
 def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
