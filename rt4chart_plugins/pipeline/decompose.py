@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.rules.abstention import is_abstention
 from rt4chart_plugins.types import Claim, Cost, Sentence
 
 #: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).
@@ -56,8 +57,9 @@ def is_refusal(sentence: str) -> bool:
 
 
 def carries_no_claim(sentence: str) -> bool:
-    """A refusal, a preamble or a closing courtesy: nothing in it can be checked against the context."""
-    return (is_refusal(sentence) or bool(PREAMBLE.search(sentence))
+    """A refusal, an abstention ("I don't know."), a preamble or a closing courtesy: nothing in it
+    can be checked against the context."""
+    return (is_refusal(sentence) or is_abstention(sentence) or bool(PREAMBLE.search(sentence))
             or (bool(CLOSING.search(sentence)) and len(sentence.split()) <= 25))
 
 
