@@ -2,7 +2,7 @@
 
 The trained verifier labels every claim in milliseconds; the LLM takes seconds a claim but reads
 meaning better. A claim whose P(ENT) lies within ``band`` of the verifier's threshold is
-uncertain; the most uncertain ones, at most ``budget`` of a request's claims, are judged again by
+uncertain; the most uncertain ones, at most ``budget`` of a request's claims (rounded up), are judged again by
 the LLM against the same window, and its verdict (label, evidence, phrase, reason) replaces the
 verifier's. Claims are the answer sentences, as the trained verifier has them; the LLM re-judges
 each sentence whole. Windows are fitted to the LLM's context budget, since any claim may reach it.
@@ -55,11 +55,12 @@ class CascadeJudge(Judge):
 
     def uncertain(self, result: VerifyResult, n_claims: int) -> list[int]:
         """The claim ids to send to the LLM: P(ENT) within ``band`` of the threshold, nearest first,
-        at most ``budget`` of the request's claims."""
+        at most ``budget`` of the request's claims, rounded up: a one-sentence answer is a request
+        of one claim, and rounding down would never let its claim reach the LLM."""
         t = self.trained.threshold
         near = [(abs(j.probs[Label.ENT] - t), j.claim_id) for j in result.judgements
                 if j.probs and abs(j.probs[Label.ENT] - t) <= self.band]
-        return [cid for _, cid in sorted(near)[: math.floor(self.budget * n_claims + 1e-9)]]
+        return [cid for _, cid in sorted(near)[: math.ceil(self.budget * n_claims - 1e-9)]]
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         first = await self.trained.verify(request, cost=cost)
