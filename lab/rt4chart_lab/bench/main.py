@@ -20,7 +20,7 @@ from rt4chart_lab.readout import ReadoutDetector
 from rt4chart_plugins.verifier import Verifier
 from rt4chart_lab import metrics
 from rt4chart_lab.data import pairs, records_dev
-from rt4chart_lab.data.datasets import load_ragtruth, load_wice, resolve_data_dir
+from rt4chart_lab.data.datasets import load_ragtruth, load_wice, resolve_data_dir, subset_ids
 from rt4chart_plugins.judges.llama.server import Endpoint, llama_server
 from rt4chart_lab.bench.plot import write_plot
 from rt4chart_lab.bench.report import write_report
@@ -70,10 +70,17 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         root: Path | str = "(generated: rt4chart_lab.data.records_dev)"
         rows: list = records_dev.rows(subset if subset in records_dev.SUBSETS else "dev")[:limit]
     elif dataset == "pairs":  # hand-written, in the lab: no shared data needed
-        if subset not in (None, "all") or split:
-            raise InvalidInput("the minimal pairs have no subsets or splits")
+        if split:
+            raise InvalidInput("the minimal pairs have no splits")
         root = str(pairs.PATH)
-        chosen_rows = pairs.load_pairs(limit=limit)
+        chosen_rows = pairs.load_pairs()
+        if subset not in (None, "all"):  # a file of item ids: a slice for slow judges, in the file's order
+            by_id = {r.id: r for r in chosen_rows}
+            ids = subset_ids(Path("."), subset)
+            if unknown := [i for i in ids if i not in by_id]:
+                raise InvalidInput(f"subset {subset}: {len(unknown)} ids are not minimal pairs, e.g. {unknown[0]!r}")
+            chosen_rows = [by_id[i] for i in ids]
+        chosen_rows = chosen_rows[:limit]
         rows = chosen_rows + pairs.with_question_dropped(chosen_rows)
     elif dataset == "ragtruth":
         root = resolve_data_dir(data_dir)
@@ -170,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="records: hand-written answers about generated business records (a Data2txt-style dev "
                         "set; --subset dev, blind or both); pairs: hand-written minimal pairs (never trained on)")
     b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
-                                    "WiCE default: all claims)")
+                                    "WiCE default: all claims; pairs: all items)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
     b.add_argument("--limit", type=int, help="only the first N selected rows")
     b.add_argument("--data-dir", help="benchmark data (default $RT4CHART_DATA_DIR, else ../shared/data)")
