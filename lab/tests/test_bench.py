@@ -410,3 +410,18 @@ def test_the_blind_records_set_is_its_own_subset_with_gold_spans_on_its_unfaithf
     unfaithful = {t for s in records_blind.SENTENCES.values() for t, label in s if label != "E"}
     assert all(row.answer[g.start:g.end] in unfaithful for row in blind for g in row.labels)
     assert len(records_dev.rows("both")) == 70
+
+
+def test_the_minimal_pairs_take_a_file_of_item_ids_in_its_order(tmp_path):
+    ids = tmp_path / "slice.txt"
+    ids.write_text("neg-01b\nneg-01a\n", encoding="utf-8")
+    summary, _table, _stats = run_benchmark(dataset="pairs", subset=str(ids), systems="flag-all",
+                                            out=tmp_path / "r", progress=False)
+    assert summary["systems"]["flag-all"]["n"] == 2
+    records = load_records(tmp_path / "r" / "pairs-slice" / "flag-all.jsonl")
+    assert list(records) == ["neg-01b", "neg-01a"]
+    ids.write_text("neg-01a\nno-such-item\n", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="1 ids are not minimal pairs, e.g. 'no-such-item'"):
+        run_benchmark(dataset="pairs", subset=str(ids), systems="flag-all", out=tmp_path / "r2", progress=False)
+    the_slice = Path(__file__).resolve().parents[1] / "rt4chart_lab" / "data" / "subsets" / "pairs-slice.txt"
+    assert len(the_slice.read_text().split()) == 72
