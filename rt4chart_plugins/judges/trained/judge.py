@@ -150,7 +150,9 @@ class TrainedJudge(Judge):
             if label == Label.ENT and confirmed:
                 evidence = [f.unit for f in confirmed]
             elif label == Label.ENT:
-                evidence = premises.relevance.cover(claim.text, ranked)
+                # a claim that means something only through its question ("Yes, it does.") shares no
+                # word with the context: it cites the sentence that matches the question best
+                evidence = premises.relevance.cover(claim.text, ranked) or [i for i in ranked[:1] if scores[i] > 0]
             elif flipped:
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:

@@ -152,6 +152,13 @@ def test_an_entailed_claim_cites_every_sentence_that_supports_it(verifier):
     assert {e.sentence_id for e in claim.evidence} == {0, 2}
 
 
+def test_an_elliptical_entailed_claim_cites_the_sentence_its_question_matches(verifier):
+    report = verifier.verify(context=["The museum opens at 10 AM.", "The museum is closed on Mondays."],
+                             answer="Yes, it does.", question="Does the museum open at 10 AM?")
+    assert report.claims[0].label == Label.ENT
+    assert [e.sentence_id for e in report.claims[0].evidence] == [0]
+
+
 def test_premise_choice_does_not_depend_on_the_process_hash_seed():
     import subprocess
     import sys
