@@ -168,30 +168,41 @@ def model_label(obj: Any, framework: str) -> str:
 
 
 def claims_payload(report: Report) -> list[dict[str, Any]]:
-    """Every claim, JSON-ready: label, answer span, phrase span, evidence with offsets, reason."""
-    return [
-        c.model_dump(mode="json", include={
-            "id", "text", "sentence_id", "label", "judged", "answer_span", "phrase_span", "evidence",
-            "reason", "error",
-        })
-        for c in report.claims
-    ]
+    """Every claim, JSON-ready and whole, as the typed report has it: label, answer span, phrase
+    span, evidence with offsets, reason, probabilities, the facts the rules found unsupported."""
+    return [c.model_dump(mode="json") for c in report.claims]
+
+
+#: the report's fields that a trace or a log leaves out: the context and answer dumps
+_BULK = {"answer_sentences", "context_sentences", "windows"}
 
 
 def report_payload(report: Report) -> dict[str, Any]:
-    """The answer-level verdict and the claims (no context dump): what a trace or log carries."""
-    return {
-        "label": report.label.value if report.label else None,
-        "hallucinated": report.hallucinated,
-        "score": report.score,
-        "state": report.state,
-        "error": report.error,
-        "judge": report.judge,
-        "unfaithful_spans": [s.model_dump() for s in report.unfaithful_spans],
-        "claims": claims_payload(report),
-        "notes": report.notes,
-        "cost": report.cost.model_dump(),
-    }
+    """The report as JSON without its sentence and window dumps: what a trace or a log carries,
+    and enough to rebuild the typed report (:func:`report_from_payload`)."""
+    payload = report.model_dump(mode="json", exclude=_BULK)
+    payload["claims"] = claims_payload(report)
+    return payload
+
+
+def report_from_payload(payload: dict[str, Any] | None) -> Report | None:
+    """The typed :class:`Report` back from :func:`report_payload`'s JSON (a trace, a log)."""
+    if not isinstance(payload, dict):
+        return None
+    return Report.model_validate(payload)
+
+
+def claim_table(reports: list[tuple[str, Report]]) -> Any:
+    """One row per claim (pandas), the audit's table: :func:`rt4chart_plugins.audit.reports_to_dataframe`."""
+    from rt4chart_plugins.audit import reports_to_dataframe
+
+    return reports_to_dataframe(reports)
+
+
+def missing_report(what: str) -> Report:
+    """The stand-in for a row of a framework's result that this adapter has no report for, so the
+    claim table still has one row per answer and says why that one is empty."""
+    return Report(label=None, hallucinated=False, score=0.0, state="failed", error=what)
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -257,6 +268,7 @@ __all__ = [
     "averify_safely",
     "build_verifier",
     "claim_line",
+    "claim_table",
     "claims_payload",
     "context_list",
     "extract_json_text",
@@ -267,6 +279,8 @@ __all__ = [
     "prompt_messages",
     "model_label",
     "reason_text",
+    "missing_report",
+    "report_from_payload",
     "report_payload",
     "run_sync",
 ]

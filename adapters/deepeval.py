@@ -31,6 +31,7 @@ from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.verifier import Verifier
 
 from rt4chart_plugins.adapters._common import (
     JUDGE_NAMES,
@@ -38,10 +39,13 @@ from rt4chart_plugins.adapters._common import (
     as_json_text,
     averify_safely,
     build_verifier,
+    claim_table,
     context_list,
     judge_from,
     prompt_messages,
+    missing_report,
     reason_text,
+    report_from_payload,
     report_payload,
     run_sync,
 )
@@ -258,9 +262,11 @@ class RT4ChartMetric(BaseMetric):
         except Exception:  # noqa: BLE001 - a judge that cannot be built yet fails at measure time
             return str(self.judge or os.environ.get("RT4CHART_JUDGE") or "trained")
 
+    metric_name = "RT4CHART Faithfulness"
+
     @property
     def __name__(self) -> str:  # noqa: PLW3201 - deepeval's metric name
-        return "RT4CHART Faithfulness"
+        return self.metric_name
 
     # -- measure ------------------------------------------------------------------------------
 
@@ -289,6 +295,7 @@ class RT4ChartMetric(BaseMetric):
         self.score_breakdown = {"label": report.label.value if report.label else None, "state": report.state,
                                 "claims": len(report.claims)}
         self.reason = reason_text(report) if self.include_reason else None
+        self.evaluation_cost = self._cost(report)
         if report.state == "failed":
             self.error = report.error or "verification failed"
             self.score = None
@@ -302,6 +309,33 @@ class RT4ChartMetric(BaseMetric):
             f"Score: {self.score}\nReason: {self.reason}",
         ])
         return self.score
+
+    def _cost(self, report: Report) -> float | None:
+        """The row's judge cost in USD for deepeval's ``evaluation_cost``: a deepeval model's own
+        price for the tokens it used (0.0 for a ``LocalModel``), 0.0 for the local judges
+        (``trained``, ``local``, ``auto``, GASP), None when the price is unknown (an ``openai``
+        endpoint or another chat judge; the tokens are in ``verbose_logs``)."""
+        judge = getattr(self._verifier, "judge", None) if isinstance(self._verifier, Verifier) else None
+        if isinstance(judge, DeepEvalJudge):
+            return judge.usd(report.cost.prompt_tokens, report.cost.completion_tokens)
+        if judge is None or not isinstance(judge, ChatJudge):
+            return 0.0
+        return None
+
+    @staticmethod
+    def reports_dataframe(result: Any) -> Any:
+        """The claim table of a ``deepeval.evaluate()`` result: one pandas row per claim (label,
+        answer span, evidence, reason, probabilities) of this metric's verdict on each test case,
+        ``row_id`` the test case's name. A test case this metric did not score keeps one line
+        saying why."""
+        rows = []
+        for i, test_result in enumerate(getattr(result, "test_results", None) or []):
+            data = next((m for m in (test_result.metrics_data or []) if m.name == RT4ChartMetric.metric_name), None)
+            report = report_from_payload(report_from_metric_data(data)) if data is not None else None
+            if report is None:
+                report = missing_report(getattr(data, "error", None) or "RT4CHART Faithfulness did not score it")
+            rows.append((str(getattr(test_result, "name", None) or i), report))
+        return claim_table(rows)
 
     def is_successful(self) -> bool:
         if self.error is not None or self.score is None:

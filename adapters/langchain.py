@@ -19,6 +19,7 @@ A row that cannot be verified (bad input, unreachable judge) comes back as a ``f
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -32,10 +33,11 @@ from rt4chart_plugins.detector import failed_report
 from rt4chart_plugins.adapters._common import (
     as_json_text,
     build_verifier,
-    prompt_messages,
+    claim_table,
     judge_from,
     message_text,
     model_label,
+    prompt_messages,
 )
 
 try:
@@ -232,7 +234,10 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 
     # -- the work -----------------------------------------------------------------------------
 
-    def _read(self, value: Any) -> tuple[str | list[str], str, str | None]:
+    def _check_shape(self, value: Any) -> None:
+        """Raise, whatever ``on_error`` says, when the input is not a mapping with the context and
+        answer keys: that is how the chain is wired, the same for every row, so one clear error
+        (naming the key to set) beats a failed report per row."""
         if not isinstance(value, Mapping):
             raise InvalidInput(
                 f"{type(self).__name__} takes a mapping with keys {self.context_key!r}, {self.question_key!r}, "
@@ -240,7 +245,18 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
             )
         missing = [k for k in (self.context_key, self.answer_key) if k not in value]
         if missing:
-            raise InvalidInput(f"input is missing {', '.join(map(repr, missing))} (has {sorted(map(str, value))})")
+            has = sorted(map(str, value))
+            hints = []
+            for key, setting in ((self.context_key, "context_key"), (self.answer_key, "answer_key")):
+                close = difflib.get_close_matches(key, has, n=1, cutoff=0.6) if key in missing else []
+                if close:
+                    hints.append(f"{setting}={close[0]!r}")
+            hint = f"; to read it from {', '.join(h.split('=')[1] for h in hints)}, pass " \
+                   f"{type(self).__name__}({', '.join(hints)})" if hints else ""
+            raise InvalidInput(f"{type(self).__name__}: the input has no {' or '.join(map(repr, missing))} key "
+                               f"(it has {has}){hint}")
+
+    def _read(self, value: Any) -> tuple[str | list[str], str, str | None]:
         question = value.get(self.question_key)
         if isinstance(question, BaseMessage):
             question = message_text(question.content)
@@ -259,6 +275,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
         return failed_report({"answer": answer}, exc)
 
     def _verify(self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> Report:
+        self._check_shape(value)
         try:
             context, answer, question = self._read(value)
             return self._verifier.verify(context=context, answer=answer, question=question)
@@ -267,11 +284,20 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 
     async def _averify(self, value: Any, run_manager: AsyncCallbackManagerForChainRun,
                        config: RunnableConfig) -> Report:
+        self._check_shape(value)
         try:
             context, answer, question = self._read(value)
             return await self._verifier.averify(context=context, answer=answer, question=question)
         except Exception as exc:  # noqa: BLE001 - see on_error
             return self._failed(value, exc)
+
+    @staticmethod
+    def reports_dataframe(reports: Any) -> Any:
+        """The claim table of this Runnable's outputs (a Report, a list from ``batch``, or the
+        ``verification`` values of a chain's outputs): one pandas row per claim (label, answer
+        span, evidence, reason, probabilities), as the audit builds it."""
+        items = [reports] if isinstance(reports, Report) else list(reports)
+        return claim_table([(str(i), r) for i, r in enumerate(items)])
 
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Report:  # noqa: A002
         return self._call_with_config(self._verify, input, config, run_type="chain")

@@ -17,8 +17,8 @@ with ``invalid_reason``, never an exception: ``BatchEvalRunner`` would retry it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, cast
 
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
@@ -29,10 +29,12 @@ from rt4chart_plugins.adapters._common import (
     as_json_text,
     averify_safely,
     build_verifier,
+    claim_table,
     context_list,
     prompt_messages,
     judge_from,
     message_text,
+    missing_report,
     model_label,
     reason_text,
 )
@@ -103,6 +105,16 @@ def _usage(raw: Any) -> tuple[int, int]:
     return int(get("prompt_tokens", 0) or 0), int(get("completion_tokens", 0) or 0)
 
 
+def _report_of(result: Any) -> Report:
+    """The typed report of one result, or a stand-in saying why there is none."""
+    report = getattr(result, "report", None)
+    if isinstance(report, Report):
+        return report
+    if isinstance(result, EvaluationResult) and result.invalid_result:
+        return missing_report(result.invalid_reason or "invalid result")
+    return missing_report(f"not an RT4CHART result: {type(result).__name__}")
+
+
 def _wrap(judge: Any, **kwargs: Any) -> LlamaIndexJudge | None:
     return LlamaIndexJudge(judge, **kwargs) if isinstance(judge, LLM) else None
 
@@ -156,6 +168,11 @@ class RT4ChartEvaluator(BaseEvaluator):
         base = {"query": query, "response": response, "contexts": ctx}
         if response is None:
             return self._invalid(base, "response is required (the answer to verify)")
+        if contexts is None:
+            # no context given is not an empty context: scoring it would call every claim baseless
+            return self._invalid(base, "contexts is required (the retrieved passages the response was written "
+                                       "from); pass contexts=[...], or use evaluate_response(response=...) so that "
+                                       "its source_nodes are read")
         if sleep_time_in_seconds:
             import asyncio
 
@@ -175,6 +192,35 @@ class RT4ChartEvaluator(BaseEvaluator):
             unfaithful_spans=report.unfaithful_spans,
             report=report,
         )
+
+    # -- the same entry points as BaseEvaluator, typed with this evaluator's result ------------
+
+    def evaluate(self, query: str | None = None, response: str | None = None,
+                 contexts: Sequence[str] | None = None, **kwargs: Any) -> RT4ChartEvaluationResult:
+        return cast(RT4ChartEvaluationResult, super().evaluate(query=query, response=response, contexts=contexts,
+                                                               **kwargs))
+
+    def evaluate_response(self, query: str | None = None, response: Any = None,
+                          **kwargs: Any) -> RT4ChartEvaluationResult:
+        return cast(RT4ChartEvaluationResult, super().evaluate_response(query=query, response=response, **kwargs))
+
+    async def aevaluate_response(self, query: str | None = None, response: Any = None,
+                                 **kwargs: Any) -> RT4ChartEvaluationResult:
+        return cast(RT4ChartEvaluationResult, await super().aevaluate_response(query=query, response=response,
+                                                                               **kwargs))
+
+    @staticmethod
+    def reports_dataframe(results: Any) -> Any:
+        """The claim table of this evaluator's results: one pandas row per claim (label, answer
+        span, evidence, reason, probabilities). ``results``: one result, a list of them, or
+        ``BatchEvalRunner``'s ``{name: [results]}`` (``row_id`` is then ``name:index``)."""
+        if isinstance(results, EvaluationResult):
+            results = [results]
+        if isinstance(results, Mapping):
+            items = [(f"{name}:{i}", r) for name, rs in results.items() for i, r in enumerate(rs)]
+        else:
+            items = [(str(i), r) for i, r in enumerate(results)]
+        return claim_table([(rid, _report_of(r)) for rid, r in items])
 
     def _invalid(self, base: dict, reason: str, report: Report | None = None) -> RT4ChartEvaluationResult:
         if self.on_error == "raise":

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,8 @@ from rt4chart_plugins.adapters._common import (
     as_json_text,
     averify_safely,
     build_verifier,
+    claim_table,
+    missing_report,
     context_list,
     judge_from,
     prompt_messages,
@@ -57,6 +60,7 @@ from rt4chart_plugins.adapters._common import (
 )
 
 try:
+    from langchain_core.outputs import Generation, LLMResult
     from langchain_core.prompt_values import StringPromptValue
     from ragas.callbacks import ChainType, new_group
     from ragas.dataset_schema import SingleTurnSample
@@ -72,6 +76,8 @@ __all__ = ["TRACE_NAME", "RT4ChartFaithfulness", "RT4ChartFaithfulnessV2", "Raga
 
 #: name of the child run that carries the claim-level report in ragas traces
 TRACE_NAME = "rt4chart_report"
+
+logger = logging.getLogger(__name__)
 
 
 # ---- a ragas LLM as the judge -----------------------------------------------------------------
@@ -184,13 +190,17 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         self._verifier = build_verifier(judge_from(self.judge, llm=self.llm), _wrap, judge_kwargs=self.judge_kwargs,
                                         concurrency=self.concurrency, **self.options)
         self._reports: dict[tuple, Report] = {}
+        #: the rows of the current ``evaluate()`` that scored NaN because no claim could be judged
+        self.failed_rows: list[dict[str, Any]] = []
 
     @property
     def verifier(self) -> Detector:
         return self._verifier
 
     def init(self, run_config: RunConfig) -> None:
-        """Nothing to set up: the judge is built lazily and shared (ragas calls this per run)."""
+        """A new ``evaluate()`` starts (ragas calls this once per run): its failed rows are counted
+        afresh. The judge itself is built lazily and shared across runs."""
+        self.failed_rows = []
 
     async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:
         question = sample.user_input if isinstance(sample.user_input, str) else None
@@ -206,12 +216,29 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         if not isinstance(answer, str):
             report.error = report.error or "response is missing: add `response` to the sample"
         self._reports[_key(question, answer, sample.retrieved_contexts)] = report
+        _record_tokens(rm, report, self._judge_label())
         rm.on_chain_end({"output": report_payload(report)})
         if report.state == "failed" or not isinstance(answer, str):
             # ragas' convention for a row that cannot be scored: raise; evaluate() logs it and
-            # scores the row NaN (or re-raises with raise_exceptions=True)
+            # scores the row NaN (or re-raises with raise_exceptions=True). The running count
+            # tells the user, when the run ends, how many NaNs are the judge's failures.
+            self.failed_rows.append({"user_input": question, "error": report.error})
+            logger.warning("%s: %d row(s) of this evaluate() scored NaN because the judge failed "
+                           "(metric.failed_rows lists them); latest: %s", self.name, len(self.failed_rows),
+                           report.error)
             raise JudgeError(f"{self.name}: {report.error or 'verification failed'}")
         return float(report.score)
+
+    def _judge_label(self) -> str:
+        """One model name for every row's tokens (ragas adds TokenUsage only within one model): the
+        judge's name once loaded (a judge may name its artifact only then)."""
+        if getattr(self, "_token_model", None) is None:
+            try:
+                self._verifier.prepare()
+                self._token_model = self._verifier.name
+            except Exception:  # noqa: BLE001 - a judge that cannot be built: its rows fail on their own
+                return self.name
+        return self._token_model
 
     # -- the reports, after a run ------------------------------------------------------------
 
@@ -228,6 +255,27 @@ class RT4ChartFaithfulness(SingleTurnMetric):
     def reports(self) -> list[Report]:
         """Every report this metric has produced, in completion order."""
         return list(self._reports.values())
+
+    def reports_dataframe(self, result: Any) -> Any:
+        """The claim table of a ``ragas.evaluate()`` result: one pandas row per claim (label, answer
+        span, evidence, reason, probabilities), ``row_id`` the result's row index, as
+        :func:`rt4chart_plugins.audit.reports_to_dataframe` builds it. A row this metric did not
+        score keeps one line saying so."""
+        rows = self.reports_for(result)
+        return claim_table([(str(i), r if r is not None else missing_report(f"{self.name} did not score this row"))
+                            for i, r in enumerate(rows)])
+
+
+def _record_tokens(rm: Any, report: Report, model: str) -> None:
+    """The row's judge tokens, as an LLM run under the metric's run: ragas'
+    ``evaluate(..., token_usage_parser=get_token_usage_for_openai)`` reads them from there
+    (``result.total_tokens()``, ``result.total_cost(...)``), as it does for its own metrics. A local
+    judge records 0 tokens, so that a run of it still has a (zero) total."""
+    usage = {"prompt_tokens": report.cost.prompt_tokens, "completion_tokens": report.cost.completion_tokens,
+             "total_tokens": report.cost.prompt_tokens + report.cost.completion_tokens}
+    for llm_run in rm.get_child().on_llm_start({"name": model}, [f"{TRACE_NAME}: {len(report.claims)} claims"]):
+        llm_run.on_llm_end(LLMResult(generations=[[Generation(text="")]],
+                                     llm_output={"token_usage": usage, "model_name": model}))
 
 
 def reports_from_result(result: Any, metric_name: str = "rt4chart_faithfulness") -> list[dict[str, Any] | None]:
@@ -276,6 +324,14 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
         )
         result.report = report  # type: ignore[attr-defined]
         return result
+
+    @staticmethod
+    def reports_dataframe(results: Any) -> Any:
+        """The claim table of the ``MetricResult`` s this metric returned (one, or a list of them,
+        e.g. an ``@experiment``'s): one pandas row per claim, ``row_id`` the position in the list."""
+        items = [results] if isinstance(results, MetricResult) else list(results)
+        return claim_table([(str(i), getattr(r, "report", None) or missing_report("not an RT4CHART result"))
+                            for i, r in enumerate(items)])
 
     def score(self, **kwargs: Any) -> MetricResult:
         """Sync scoring; works inside a running loop too (ragas' own raises there)."""

@@ -25,7 +25,7 @@ from langchain_core.messages import AIMessage  # noqa: E402
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough  # noqa: E402
 from rt4chart_plugins.adapters.langchain import LangChainJudge, RT4ChartVerifier  # noqa: E402
 
-from rt4chart_plugins import Report  # noqa: E402
+from rt4chart_plugins import InvalidInput, Report  # noqa: E402
 
 ROW = {"context": CONTEXT, "question": QUESTION, "answer": ANSWER}
 
@@ -95,10 +95,9 @@ async def test_ainvoke_abatch_and_astream(scripted):
 
 def test_batch_keeps_going_past_a_bad_row(scripted):
     verifier = RT4ChartVerifier(scripted, decomposition="sentence")
-    reports = verifier.batch([ROW, {"context": 42, "answer": ANSWER}, {"question": "no context"}])
+    reports = verifier.batch([ROW, {"context": 42, "answer": ANSWER}])
     assert reports[0].label.value == "CON"
     assert reports[1].state == "failed" and "context" in reports[1].error
-    assert reports[2].state == "failed" and "missing" in reports[2].error
     raising = RT4ChartVerifier(scripted, decomposition="sentence", on_error="raise")
     with pytest.raises(ValueError, match="context"):
         raising.invoke({"context": 42, "answer": ANSWER})
@@ -202,3 +201,26 @@ def test_real_judge_invoke_and_batch(embedded_judge):
     check_claims([c.model_dump(mode="json") for c in reports[0].claims])
     assert reports[1].label.value == "ENT" and not reports[1].hallucinated
     assert 4 in [e.sentence_id for e in reports[1].claims[0].evidence]  # "lasts 14 days"
+
+
+def test_a_wrong_input_key_is_one_clear_error_not_a_failed_report_per_row(scripted):
+    """How the chain is wired is the same for every row: a batch with ``contexts`` for ``context``
+    raises once, naming the key and the setting that reads it."""
+    verifier = RT4ChartVerifier(scripted, decomposition="sentence")
+    rows = [{"contexts": CONTEXT, "question": QUESTION, "answer": ANSWER}] * 3
+    with pytest.raises(InvalidInput, match=r"no 'context' key .*context_key='contexts'"):
+        verifier.batch(rows)
+    with pytest.raises(InvalidInput, match="no 'context' key"):
+        verifier.invoke(rows[0])
+    report = RT4ChartVerifier(scripted, decomposition="sentence", context_key="contexts").invoke(rows[0])
+    assert report.state == "verified"
+
+
+def test_the_claim_table_of_a_batch(scripted):
+    pytest.importorskip("pandas")
+    verifier = RT4ChartVerifier(scripted, decomposition="sentence")
+    reports = verifier.batch([ROW, {"context": 42, "answer": ANSWER}])
+    table = RT4ChartVerifier.reports_dataframe(reports)
+    assert list(table["row_id"]) == ["0", "0", "0", "1"]
+    assert list(table["label"][:3]) == ["CON", "ENT", "NIC"] and table["evidence_sentence_ids"][0] == [1]
+    assert table["state"][3] == "failed" and "context" in table["error"][3]
