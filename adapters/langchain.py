@@ -14,14 +14,20 @@ evidence and reasons). ``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`
 tracing all go through LangChain's own machinery (``_call_with_config``).
 
 A row that cannot be verified (bad input, unreachable judge) comes back as a ``failed`` report with
-``error`` set, so one bad row never breaks a batch; ``on_error="raise"`` raises instead.
+``error`` set, so one bad row never breaks a batch; ``on_error="raise"`` raises instead. An input
+without the context or answer key is how the chain is wired, not a row's fault: it raises at once.
+``RT4ChartVerifier.reports_dataframe(reports)`` is the claim table of a batch's reports.
+
+For LangSmith / openevals, ``create_rt4chart_evaluator()`` returns an evaluator function
+``(inputs, outputs, reference_outputs) -> {"key", "score", "comment", "metadata"}`` with the claims
+and their evidence in ``metadata``, for ``langsmith.evaluate(app, data=..., evaluators=[...])``.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
@@ -38,6 +44,8 @@ from rt4chart_plugins.adapters._common import (
     message_text,
     model_label,
     prompt_messages,
+    reason_text,
+    report_payload,
 )
 
 try:
@@ -54,7 +62,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-__all__ = ["LangChainJudge", "RT4ChartVerifier", "to_answer", "to_context"]
+__all__ = ["LangChainJudge", "RT4ChartVerifier", "create_rt4chart_evaluator", "to_answer", "to_context"]
 
 
 # ---- a LangChain model as the judge ------------------------------------------------------------
@@ -304,3 +312,58 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 
     async def ainvoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Report:  # noqa: A002
         return await self._acall_with_config(self._averify, input, config, run_type="chain")
+
+
+# ---- LangSmith / openevals: an evaluator function ----------------------------------------------
+
+
+def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = "rt4chart_faithfulness",
+                              context_key: str = "context", question_key: str = "question",
+                              answer_key: str = "answer", judge_kwargs: dict[str, Any] | None = None,
+                              concurrency: int = 4, **options: Any) -> Callable[..., dict[str, Any]]:
+    """An evaluator in LangSmith's and openevals' shape: ``evaluator(inputs=..., outputs=...,
+    reference_outputs=...) -> {"key", "score", "comment", "metadata"}``, for ``langsmith.evaluate``
+    (or any code that calls openevals evaluators). langchain-core has no evaluator class; this is
+    how LangChain users evaluate.
+
+    Each of ``context`` / ``question`` / ``answer`` is read from ``outputs`` first (a RAG chain
+    returns what it retrieved), then ``inputs``, then ``reference_outputs``; ``outputs`` may also be
+    the answer itself (a string or a chat message). ``score`` is the fraction of judged claims the
+    context entails, ``comment`` names every failing claim with its span and evidence, and
+    ``metadata`` is the claim-level report as JSON (claims, evidence, probabilities, cost). A row
+    that cannot be verified scores None with the error as the comment; a missing key raises.
+    The judge choices and options are :class:`RT4ChartVerifier`'s.
+    """
+    verifier = build_verifier(judge_from(judge, llm=llm), _wrap, judge_kwargs=judge_kwargs,
+                              concurrency=concurrency, **options)
+
+    def pick(name: str, *sources: Any) -> Any:
+        for source in sources:
+            if isinstance(source, Mapping) and name in source:
+                return source[name]
+        return _MISSING
+
+    def rt4chart_evaluator(inputs: dict | None = None, outputs: Any = None,
+                           reference_outputs: dict | None = None, **_: Any) -> dict[str, Any]:
+        answer = outputs if isinstance(outputs, (str, BaseMessage)) else pick(answer_key, outputs, inputs,
+                                                                                reference_outputs)
+        context = pick(context_key, outputs, inputs, reference_outputs)
+        missing = [k for k, v in ((context_key, context), (answer_key, answer)) if v is _MISSING]
+        if missing:
+            raise InvalidInput(f"{key}: no {' or '.join(map(repr, missing))} in outputs, inputs or reference_outputs "
+                               f"(set context_key= / answer_key= to the names your data uses)")
+        question = pick(question_key, inputs, outputs, reference_outputs)
+        try:
+            report = verifier.verify(context=to_context(context), answer=to_answer(answer),
+                                     question=None if question is _MISSING else question)
+        except Exception as exc:  # noqa: BLE001 - a row's failure is its result
+            report = failed_report({"answer": answer if isinstance(answer, str) else ""}, exc)
+        scored = report.state != "failed"
+        return {"key": key, "score": report.score if scored else None, "comment": reason_text(report),
+                "metadata": report_payload(report)}
+
+    rt4chart_evaluator.verifier = verifier  # type: ignore[attr-defined]
+    return rt4chart_evaluator
+
+
+_MISSING = object()
