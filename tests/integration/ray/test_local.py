@@ -62,8 +62,8 @@ def test_columns_in_bad_rows_out_as_rows(cluster, rows):
 
 
 def test_a_failing_judge_gives_failed_rows_and_the_job_finishes(cluster, rows):
-    """The openai judge at an endpoint nobody listens on: every row ok=false with the judge's
-    error, and every request it tried took a token from the shared bucket."""
+    """The openai judge at an endpoint nobody listens on, through the shared rate limit: every
+    row ok=false with the judge's error, and the job finishes."""
     import json
 
     out = verify_dataset(ray.data.from_items([{"id": r["id"], "input": json.dumps(r)} for r in rows[:4]]),
@@ -74,6 +74,23 @@ def test_a_failing_judge_gives_failed_rows_and_the_job_finishes(cluster, rows):
     for row in out:
         assert row["ok"] is False and json.loads(row["report"])["state"] == "failed"
         assert "openai" in row["error"] and "Connection" in row["error"], row["error"]
+
+
+def test_every_request_of_a_judge_takes_a_token(cluster, rows):
+    """Each attempt the judge sends, retries included, reserves a token of the bucket first."""
+    from rt4chart_plugins import Verifier
+    from rt4chart_plugins.distributed.rate_limit import bucket_actor, limit_requests
+    from rt4chart_plugins.judges.openai_compat import OpenAIJudge
+
+    judge = OpenAIJudge("m", base_url="http://127.0.0.1:9/v1", api_key="none", max_retries=2, backoff=0.01,
+                        cache=False)
+    bucket = bucket_actor(100.0, burst=10)
+    limit_requests(judge, bucket)
+    report = Verifier(judge, decomposition="sentence").verify(context="The sky is blue.", answer="The sky is green.")
+    assert report.state == "failed"
+    assert ray.get(bucket.stats.remote())["granted"] == 3  # one request, two retries
+    with pytest.raises(InvalidInput, match="calls none"):
+        limit_requests(Verifier().judge, bucket)
 
 
 def test_actors_share_one_rate(cluster):
