@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RAY_ARGS, comparable, read_output, write_jsonl
+from ray_helpers import RAY_ARGS, comparable, read_output, write_jsonl
 
 ray = pytest.importorskip("ray", reason="needs the [ray] extra")
 pytestmark = pytest.mark.ray
