@@ -17,6 +17,10 @@ from rt4chart_plugins.errors import MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
 
 
+#: (base URL, model) pairs whose server rejected a ``json_schema`` response format
+_REJECTS_JSON_SCHEMA: set[tuple[str | None, str]] = set()
+
+
 class OpenAIJudge(ChatJudge):
     def __init__(
         self,
@@ -41,10 +45,17 @@ class OpenAIJudge(ChatJudge):
         self.seed = seed
         self.timeout = timeout
         self.max_tokens = max_tokens
-        self._schema_mode = "json_schema"  # "prompt" once the server has rejected a response format
-        self.fallback_reason: str | None = None  # why it did
+        # "prompt" once the server has rejected a response format; remembered per endpoint and model
+        # for the process, since frameworks re-create their metrics (and so this judge) per row
+        self._schema_mode = "prompt" if self._endpoint() in _REJECTS_JSON_SCHEMA else "json_schema"
+        self.fallback_reason: str | None = (  # why it did
+            "this server rejected json_schema response formats earlier in this process"
+            if self._schema_mode == "prompt" else None)
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         super().__init__(name=f"openai:{self.model}@{self.base_url or 'api.openai.com'}", **kwargs)
+
+    def _endpoint(self) -> tuple[str | None, str]:
+        return self.base_url, self.model
 
     def _client(self) -> Any:
         # An AsyncOpenAI client binds to the loop it was first used on; frameworks such as
@@ -112,6 +123,7 @@ class OpenAIJudge(ChatJudge):
                 # framework client does, so one endpoint gives one set of verdicts.
                 if self._schema_mode == "json_schema" and "response_format" in str(exc).lower():
                     self._schema_mode = "prompt"
+                    _REJECTS_JSON_SCHEMA.add(self._endpoint())
                     self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]
                     continue
                 raise

@@ -79,3 +79,53 @@ def test_every_client_sends_the_same_prompt_request():
     system, user = prompt_messages("SYSTEM", "USER", VERIFY_SCHEMA)
     assert system.startswith("SYSTEM") and json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in system
     assert user == "USER"
+
+
+def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected():
+    """A server that answers a json_schema request with an error naming response_format is asked
+    for JSON in the prompt, by this judge and by every later judge of the same endpoint and model
+    (frameworks re-create their metrics per row), so it is rejected once per process."""
+    pytest.importorskip("openai")
+    import http.server
+    import threading
+
+    from rt4chart_plugins.judges.openai_compat import OpenAIJudge
+
+    seen: list[dict] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - http.server's name
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append(body)
+            if "response_format" in body:
+                payload, status = {"error": {"message": "response_format json_schema is not supported"}}, 500
+            else:
+                content = json.dumps({"verdicts": [verdict(0, "CON", [0]), verdict(1, "ENT", [1])]})
+                payload, status = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                                   "choices": [{"index": 0, "finish_reason": "stop",
+                                                "message": {"role": "assistant", "content": content}}],
+                                   "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}}, 200
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        for _ in range(2):
+            judge = OpenAIJudge("m", base_url=url, cache=False, max_retries=0)
+            report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+            assert [c.label.value for c in report.claims] == ["CON", "ENT"] and report.cost.prompt_tokens == 7
+            assert judge._schema_mode == "prompt" and judge.fallback_reason
+    finally:
+        server.shutdown()
+    assert ["response_format" in body for body in seen] == [True, False, False]
+    # the JSON-in-the-prompt request: the schema in the system prompt, nothing else asked of the server
+    assert json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in seen[1]["messages"][0]["content"]
