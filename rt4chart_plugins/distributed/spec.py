@@ -13,7 +13,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import Judge
@@ -57,10 +56,9 @@ class DetectorSpec(BaseModel):
             if unknown:
                 raise InvalidInput(f"GASP takes no option {', '.join(map(repr, unknown))}; it takes {', '.join(known)}")
             return
-        try:
-            PipelineConfig(**self.options)
-        except ValidationError as exc:
-            raise InvalidInput(f"invalid pipeline options: {exc.errors(include_url=False)}") from None
+        from rt4chart_plugins.verifier import Verifier
+
+        Verifier(None, **self.options)  # the pipeline options checked as a local run checks them; loads nothing
         if isinstance(self.judge, Judge):
             if self.judge_kwargs:
                 raise InvalidInput("judge_kwargs were given with a Judge instance; configure the instance")
