@@ -244,6 +244,10 @@ def cli_main(args: Any) -> int:
     """``rt4chart verify IN -o OUT --engine ray``: exit 1 when a row failed, naming the failed ids."""
     import sys
 
+    if getattr(args, "format", None) not in (None, "json", "jsonl"):
+        raise InvalidInput(f"--engine ray writes JSONL shards; --format {args.format} is for the local engine")
+    if args.output == "-" or Path(args.output).is_file():
+        raise InvalidInput(f"--engine ray writes a folder of shards; -o {args.output} is not a folder")
     summary = run_job(spec_from_args(args), args.input, Path(args.output), address=args.address,
                       workers=args.workers, rate_limit=args.rate_limit, progress=not args.quiet)
     print(f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, {summary.failed} failed "

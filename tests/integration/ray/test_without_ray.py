@@ -82,3 +82,6 @@ def test_engine_flags_need_the_ray_engine(tmp_path):
     src = tmp_path / "in.jsonl"
     src.write_text('{"id": "a", "context": "c", "answer": "a"}\n', encoding="utf-8")
     assert main(["verify", str(src), "-o", str(tmp_path / "out.jsonl"), "--workers", "2"]) == 2
+    # and what the ray engine cannot honour is refused, not ignored
+    assert main(["verify", str(src), "-o", str(tmp_path / "out"), "--engine", "ray", "--format", "csv"]) == 2
+    assert main(["verify", str(src), "-o", str(src), "--engine", "ray"]) == 2  # a file, not a folder
