@@ -173,6 +173,7 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
     from tqdm import tqdm
 
     started = time.perf_counter()
+    ray = import_ray()  # before OUT is touched: without the extra, nothing changes
     files = input_files(input_spec)
     writer = ShardWriter(output, time.strftime("%Y%m%dT%H%M%S"))
     done = set(writer.written)
@@ -199,7 +200,6 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
         items += more_items
         failed_rows += more_failed
     todo = len(items) + len(failed_rows)
-    ray = import_ray()
     if items:
         if not ray.is_initialized():
             ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
