@@ -26,7 +26,7 @@ from rt4chart_plugins.judges.trained.decision import decide, feature_vector, leg
 from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, encode, load_manifest,
                                                      load_tokenizer, token_counter)
 from rt4chart_plugins.judges.trained.localize import clause_spans, unsupported_phrase, weakest_clauses
-from rt4chart_plugins.judges.trained.premise import Premises, coverage
+from rt4chart_plugins.judges.trained.premise import Premises, coverage, needs_question
 
 @dataclass
 class _Loaded:
@@ -150,9 +150,9 @@ class TrainedJudge(Judge):
             if label == Label.ENT and confirmed:
                 evidence = [f.unit for f in confirmed]
             elif label == Label.ENT:
-                # a claim that means something only through its question ("Yes, it does.") shares no
-                # word with the context: it cites the sentence that matches the question best
-                evidence = premises.relevance.cover(claim.text, ranked) or [i for i in ranked[:1] if scores[i] > 0]
+                # a claim of (almost) no words of its own ("Yes, it does.", "Sure!") shares none with
+                # the context; what it was judged on is its premise, led by the best-matching sentence
+                evidence = premises.relevance.cover(claim.text, ranked) or (ranked[:1] if needs_question(claim.text) else [])
             elif flipped:
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:

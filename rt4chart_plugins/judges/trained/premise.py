@@ -71,24 +71,22 @@ class Relevance:
         return out
 
     def cover(self, claim: str, ranked: Sequence[int], *, limit: int = 4, min_gain: float = 0.05) -> list[int]:
-        """The sentences that together hold the claim's words, for citing as its support: the best
-        match, then while fewer than ``limit``, the candidate adding the most IDF weight of claim
-        words not yet held, if that is at least ``min_gain`` of the claim's weight. A claim is
+        """The sentences that together hold the claim's words, for citing as its support: the one
+        holding the most IDF weight of them, then while fewer than ``limit``, the candidate adding
+        the most weight not yet held, if that is at least ``min_gain`` of the claim's weight. A claim is
         often supported by two or three sentences (a name in one, the date in the next); citing the
         best two matches alone found 31 % of WiCE's gold evidence sentences, the cover 42 %
         (lab/docs/benchmarks.md). ``ranked``: candidate indices, best match first."""
         claim_words = set(words(claim))
         weight = {w: self._idf.get(w, 0.0) for w in claim_words}
         total = sum(weight.values())
-        if not ranked or total <= 0 or not claim_words & self._sets[ranked[0]]:
-            return []
-        chosen = [ranked[0]]
-        held = claim_words & self._sets[ranked[0]]
+        chosen: list[int] = []
+        held: set[str] = set()
         while len(chosen) < limit:
             gains = [(sum(weight[w] for w in sorted((claim_words & self._sets[i]) - held)), i)
                      for i in ranked if i not in chosen]
             gain, best = max(gains, key=lambda g: g[0], default=(0.0, -1))  # max keeps the first of equals
-            if gain < min_gain * total or gain <= 0:
+            if gain <= 0 or (chosen and gain < min_gain * total):
                 break
             chosen.append(best)
             held |= claim_words & self._sets[best]
