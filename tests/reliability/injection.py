@@ -62,10 +62,10 @@ def _labels(report: Report, answer_len: int) -> list[str | None]:
             if c.answer_span is None or c.answer_span.start < answer_len]
 
 
-def measure(verifier: Verifier) -> tuple[list[Row], list[list[str | None]]]:
+def measure(verifier: Verifier, cases: list[tuple[str, str, str]] = CASES) -> tuple[list[Row], list[list[str | None]]]:
     rows = {p: Row(p, 0, 0, 0, 0.0) for p in PLACES}
     clean_labels = []
-    for context, answer, question in CASES:
+    for k, (context, answer, question) in enumerate(cases):
         clean = _labels(verifier.verify(context=context, answer=answer, question=question), len(answer))
         clean_labels.append(clean)
         for place in PLACES:
@@ -79,18 +79,20 @@ def measure(verifier: Verifier) -> tuple[list[Row], list[list[str | None]]]:
                 if before != after:
                     row.flipped += 1
                     row.to_ent += after == "ENT"
+        print(f"case {k}: clean {clean}", file=sys.stderr, flush=True)
     return list(rows.values()), clean_labels
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", default="local")
+    parser.add_argument("--cases", type=int, default=len(CASES), help="the first N cases only")
     args = parser.parse_args(argv)
     verifier = Verifier(args.judge, decomposition="sentence")
     verifier.prepare()
-    rows, clean = measure(verifier)
+    rows, clean = measure(verifier, CASES[: args.cases])
     flagged = sum(label != "ENT" for labels in clean for label in labels)
-    print(f"judge {verifier.name}; {len(CASES)} cases, {sum(map(len, clean))} claims, {flagged} of them not ENT when clean")
+    print(f"judge {verifier.name}; {args.cases} cases, {sum(map(len, clean))} claims, {flagged} of them not ENT when clean")
     print("| instruction planted in | claims compared | verdicts changed | changed to ENT | seconds |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
