@@ -67,13 +67,41 @@ def extract_json_text(text: str) -> str:
     return stripped[min(starts):] if starts else stripped
 
 
+#: one verdict of a reply written as labelled lines instead of JSON ("Claim (0): …", "Label: CON",
+#: "Evidence: [0]", "Phrase: …", "Reason: …"), as small models write when asked for JSON in the prompt
+_LABELLED = re.compile(
+    r"^\W*Claim\s*\(?(?P<claim>\d+)\)?\s*[:.)-].*?^\W*Label\s*:\s*\W*(?P<label>[A-Za-z_]+)"
+    r"(?:(?:(?!^\W*Claim\s*\(?\d).)*?^\W*Evidence\s*:\s*(?P<evidence>[^\n]*))?"
+    r"(?:(?:(?!^\W*Claim\s*\(?\d).)*?^\W*Phrase\s*:\s*(?P<phrase>[^\n]*))?"
+    r"(?:(?:(?!^\W*Claim\s*\(?\d).)*?^\W*Reason\s*:\s*(?P<reason>[^\n]*))?",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
+
+
+def _parse_labelled(text: str) -> dict | None:
+    """Verdicts written as labelled lines, as ``{"verdicts": [...]}``; None when there are none.
+    The same reply then gives the same verdicts whichever client fetched it."""
+    verdicts = []
+    for m in _LABELLED.finditer(text or ""):
+        phrase = (m.group("phrase") or "").strip().strip("\"'") or None
+        verdicts.append({"claim": int(m.group("claim")), "label": m.group("label"),
+                         "evidence": _INT.findall(m.group("evidence") or ""), "phrase": phrase,
+                         "reason": (m.group("reason") or "").strip() or None})
+    return {"verdicts": verdicts} if verdicts else None
+
+
 def parse_json_loose(text: str) -> object | None:
-    """Parse a judge's JSON: prose and fences around it are cut, truncation repaired if possible."""
+    """Parse a judge's JSON: prose and fences around it are cut, truncation repaired if possible;
+    a reply of labelled lines instead of JSON is read as its verdicts."""
+    raw = text
     text = extract_json_text(text)
     try:
         return json.loads(text)
     except (ValueError, TypeError):
         pass
+    labelled = _parse_labelled(raw)
+    if labelled is not None:
+        return labelled
     try:
         repaired = repair_json(text or "", return_objects=True)
     except Exception:  # json_repair is best-effort; anything it cannot handle is unparseable

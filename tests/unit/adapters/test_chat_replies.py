@@ -22,8 +22,8 @@ OPTIONS = {"decomposition": "sentence", "global_verification": False, "sub_sente
 class Canned(ChatJudge):
     """Replies from a list, recording every request."""
 
-    def __init__(self, replies: list[str]):
-        super().__init__(name="canned", cache=True)
+    def __init__(self, replies: list[str], cache: bool = False):
+        super().__init__(name="canned", cache=cache)
         self.replies = list(replies)
         self.requests: list[tuple[str, str]] = []
 
@@ -39,7 +39,7 @@ def verdict(claim: int, label: str, evidence: list, reason: str = "r") -> dict:
 def test_an_empty_verdict_list_is_asked_again_with_a_different_prompt(tmp_path, monkeypatch):
     monkeypatch.setenv("RT4CHART_CACHE_DIR", str(tmp_path))
     judge = Canned([json.dumps({"verdicts": []}),
-                    json.dumps({"verdicts": [verdict(0, "CON", [0]), verdict(1, "ENT", [1])]})])
+                    json.dumps({"verdicts": [verdict(0, "CON", [0]), verdict(1, "ENT", [1])]})], cache=True)
     report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
     assert len(judge.requests) == 2 and judge.requests[0][1] != judge.requests[1][1]
     assert "one verdict for each claim" in judge.requests[1][1]
@@ -129,3 +129,16 @@ def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected(
     assert ["response_format" in body for body in seen] == [True, False, False]
     # the JSON-in-the-prompt request: the schema in the system prompt, nothing else asked of the server
     assert json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in seen[1]["messages"][0]["content"]
+
+
+def test_a_reply_of_labelled_lines_instead_of_json_is_read():
+    """What the embedded 1.5B model writes, through any client, when asked for JSON in the prompt."""
+    reply = ('Mark the context sentences with a number:\n[0] The free trial lasts 14 days.\n'
+             '[1] Only verified new users are eligible for the trial.\n\n'
+             'Claim (0): The free trial lasts 30 days.\nLabel: CON\nEvidence: [0]\n'
+             'Phrase: "30 days"\nReason: The context states that the free trial lasts 14 days.\n\n'
+             'Claim (1): Verified new users are eligible.\nLabel: ENT\nEvidence: [1]\n'
+             'Reason: The context says so.')
+    report = Verifier(Canned([reply]), **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+    assert [(c.label.value, [e.sentence_id for e in c.evidence]) for c in report.claims] == [("CON", [0]), ("ENT", [1])]
+    assert report.claims[0].phrase_span.text == "30 days" and "14 days" in report.claims[0].reason
