@@ -150,9 +150,11 @@ class TrainedJudge(Judge):
             if label == Label.ENT and confirmed:
                 evidence = [f.unit for f in confirmed]
             elif label == Label.ENT:
-                # a claim of (almost) no words of its own ("Yes, it does.", "Sure!") shares none with
-                # the context; what it was judged on is its premise, led by the best-matching sentence
-                evidence = premises.relevance.cover(claim.text, ranked) or (ranked[:1] if needs_question(claim.text) else [])
+                # a claim whose words no context sentence holds ("Yes, it does.", "Sure!", or one that
+                # shares only the question's words) was judged on its premise: it cites the premise's
+                # lead, the sentence that matches it or its question best
+                evidence = premises.relevance.cover(claim.text, ranked) or (
+                    ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else [])
             elif flipped:
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif label == Label.CON:
