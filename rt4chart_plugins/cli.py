@@ -1,8 +1,11 @@
 """The ``rt4chart`` command, thin over the Python API.
 
-    rt4chart verify --context FILE --answer "..." [--question "..."] [--format text|json]
-    rt4chart verify samples.jsonl -o results.jsonl        # batch, resumable
+    rt4chart verify --context FILE|- --answer "..." [--question "..."] [--format text|json|jsonl|csv]
+    rt4chart verify samples.jsonl -o results.jsonl        # batch, resumable (.csv, .txt, or - for stdout)
+    rt4chart verify logs/ -o audits/ --engine ray         # on a Ray cluster: JSONL/Parquet in, shards out
     rt4chart schema                                       # JSON Schema of the report
+    rt4chart report results.jsonl -o audit.html           # the audit: one self-contained HTML page
+    rt4chart export results.jsonl -o claims.csv           # one row per claim (.csv or .parquet)
     rt4chart model pull [NAME] | path [NAME] | list
     rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
 
@@ -10,8 +13,8 @@ The lab (``pip install -e lab`` from a checkout) adds its commands through the
 ``rt4chart.commands`` entry points: ``bench``, ``train-verifier``, ``gasp-fit``, ``bench-combine``,
 ``readout-fit``.
 
-Exit status: 0 success; 1 a batch had failed rows (or a single verification failed); 2 bad usage
-or input.
+Exit status: 0 success; 1 a batch had failed rows or stopped early (its judge's endpoint refused
+it or is down; a re-run resumes), or a single verification failed; 2 bad usage or input.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from rt4chart_plugins import models
-from rt4chart_plugins.errors import Rt4chartError
+from rt4chart_plugins.audit import commands as audit_commands
+from rt4chart_plugins.errors import InvalidInput, Rt4chartError
 from rt4chart_plugins.judges.registry import JUDGES, judge_name
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
-LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit")
+LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray")
 
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
@@ -41,6 +45,10 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
     g.add_argument("--model", dest="openai_model", help="openai judge: model name")
     g.add_argument("--no-cache", action="store_true", help="do not read or write the judge cache")
+    g.add_argument("--timeout", type=float, default=None,
+                   help="openai judge: seconds one request may take before it is retried (default 120)")
+    g.add_argument("--max-retries", type=int, default=None,
+                   help="openai judge: retries of a request that failed transiently (default 4)")
     g.add_argument("--budget", type=float, default=None,
                    help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)")
     g.add_argument("--band", type=float, default=None,
@@ -59,9 +67,14 @@ def judge_kwargs(args: argparse.Namespace) -> dict:
     kwargs: dict = {}
     if args.no_cache:
         kwargs["cache"] = False
+    transport = {k: v for k, v in (("timeout", getattr(args, "timeout", None)),
+                                   ("max_retries", getattr(args, "max_retries", None))) if v is not None}
+    if transport and name != "openai":
+        raise InvalidInput(f"--timeout and --max-retries are for the openai judge (an endpoint), not {name!r}")
     if name == "openai":
         kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
                                          ("model", args.openai_model)) if v})
+        kwargs.update(transport)
     elif name == "trained":
         out = {"artifact_dir": args.model_path} if args.model_path else {}
         if getattr(args, "threshold", None) is not None:
@@ -95,17 +108,39 @@ def _verifier(args: argparse.Namespace):
     return Verifier(judge, judge_kwargs=kwargs, **config)
 
 
+def _read_text(path: str, what: str) -> str:
+    """A file's text (``-``: stdin), or :class:`InvalidInput` naming the file when it is not UTF-8."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{what} {'(stdin)' if path == '-' else path} is not valid UTF-8 "
+                           f"(byte {exc.start}: {exc.reason})") from None
+    except IsADirectoryError:
+        raise InvalidInput(f"{what} {path} is a directory, not a file") from None
+
+
 def _read_context(paths: list[str]) -> str | list[str]:
-    """One file: its text (a .json file holding a list of strings gives passages); several: passages."""
-    texts = [Path(p).read_text(encoding="utf-8") for p in paths]
+    """One file (``-``: stdin): its text (a .json file holding a list of strings gives passages);
+    several: passages. A .json file that is not valid JSON is refused, not read as prose."""
+    texts = [_read_text(p, "context file") for p in paths]
     if len(texts) == 1 and paths[0].endswith(".json"):
-        data = json.loads(texts[0])
+        try:
+            data = json.loads(texts[0])
+        except RecursionError:
+            raise InvalidInput(f"context file {paths[0]} is JSON nested too deeply") from None
+        except ValueError as exc:
+            raise InvalidInput(f"context file {paths[0]} is not valid JSON ({exc})") from None
         if isinstance(data, list) and all(isinstance(x, str) for x in data):
             return data
     return texts[0] if len(texts) == 1 else texts
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    if args.html and args.input:
+        print("rt4chart verify: --html is for one answer; for a batch, `rt4chart report OUTPUT.jsonl -o audit.html`",
+              file=sys.stderr)
+        return 2
     if args.input:
         if args.context or args.answer or args.answer_file:
             print("rt4chart verify: give either a JSONL file or --context/--answer, not both", file=sys.stderr)
@@ -113,26 +148,54 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not args.output:
             print("rt4chart verify: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
             return 2
+        if args.engine == "ray":
+            from rt4chart_plugins.distributed.job import cli_main
+
+            return cli_main(args)
+        if args.address or args.workers or args.rate_limit:
+            print("rt4chart verify: --address, --workers and --rate-limit need --engine ray", file=sys.stderr)
+            return 2
         from rt4chart_plugins.batch import run_batch
 
-        summary = run_batch(_verifier(args), Path(args.input), Path(args.output),
+        fmt = "jsonl" if args.format == "json" else args.format
+        summary = run_batch(_verifier(args), Path(args.input), args.output, format=fmt,
                             concurrency=args.concurrency, progress=not args.quiet)
+        where = "stdout" if args.output == "-" else args.output
         print(f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, "
-              f"{summary.failed} failed → {args.output}", file=sys.stderr)
-        return 1 if summary.failed else 0
+              f"{summary.failed} failed → {where}", file=sys.stderr)
+        if summary.stopped:
+            print(f"rt4chart: stopped with {summary.left} row(s) left to do: {summary.stopped}", file=sys.stderr)
+        return 1 if summary.failed or summary.stopped else 0
     if not args.context or (args.answer is None and not args.answer_file):
         print("rt4chart verify: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
               file=sys.stderr)
         return 2
-    answer = Path(args.answer_file).read_text(encoding="utf-8") if args.answer_file else args.answer
-    question = Path(args.question_file).read_text(encoding="utf-8") if args.question_file else args.question
-    report = _verifier(args).verify(context=_read_context(args.context), answer=answer, question=question)
+    if args.output:
+        print("rt4chart verify: -o is for a batch; one answer's report goes to stdout (--format json)", file=sys.stderr)
+        return 2
+    if sum(x == "-" for x in [*args.context, args.answer_file, args.question_file]) > 1:
+        print("rt4chart verify: only one of --context, --answer-file and --question-file can be - (stdin)",
+              file=sys.stderr)
+        return 2
+    context = _read_context(args.context)
+    answer = _read_text(args.answer_file, "answer file") if args.answer_file else args.answer
+    question = _read_text(args.question_file, "question file") if args.question_file else args.question
+    report = _verifier(args).verify(context=context, answer=answer, question=question)
     if args.format == "json":
         print(report.model_dump_json(indent=2))
+    elif args.format in ("jsonl", "csv"):
+        from rt4chart_plugins.batch import CSV_COLUMNS, csv_cells, csv_line
+        from rt4chart_plugins.types import BatchRow
+
+        row = BatchRow(id="-", ok=report.state != "failed", report=report, error=report.error)
+        print(report.model_dump_json() if args.format == "jsonl" else csv_line(CSV_COLUMNS) + csv_line(csv_cells(row)),
+              end="\n" if args.format == "jsonl" else "")
     else:
         from rt4chart_plugins.render import render
 
         render(report)
+    if args.html:
+        audit_commands.write_verify_html(report, args)
     return 1 if report.state == "failed" else 0
 
 
@@ -173,7 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--answer-file", help="read the answer from a file")
     v.add_argument("--question", help="the user question (optional)")
     v.add_argument("--question-file", help="read the question from a file")
-    v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--format", choices=["text", "json", "jsonl", "csv"], default=None,
+                   help="one answer: text (default), json, jsonl (one line) or csv (one row); a batch: jsonl, csv "
+                        "or text, by default the output's extension's (.jsonl, .csv, .txt; else jsonl), and refused "
+                        "when it contradicts it")
+    v.add_argument("--html", metavar="PATH", help="one answer: also write its audit page, one self-contained HTML file")
     v.add_argument("--concurrency", type=int, default=2, help="batch: rows in flight")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     g = v.add_argument_group("method")
@@ -184,11 +251,22 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--chunks", type=int, default=None, help="gasp: K, context chunks left out one at a time")
     g.add_argument("--threshold", type=float, default=None, help="gasp: risk threshold (default: calibrated); trained judge: the "
                    "support at or above which a claim is ENT (default: the artifact's, fitted on train rows)")
+    g = v.add_argument_group("engine")
+    g.add_argument("--engine", choices=["local", "ray"], default="local",
+                   help="local: this process (default); ray: a Ray cluster (the [ray] extra), IN may then be a "
+                        "folder or glob of JSONL/Parquet files and -o a folder of shards (docs/ray.md)")
+    g.add_argument("--address", default=None, help="ray: the cluster, auto or HOST:PORT (default: $RAY_ADDRESS, "
+                                                   "else a local cluster started for the run)")
+    g.add_argument("--workers", type=int, default=None, help="ray: actors, each with its own judge "
+                                                             "(default: one per CPU of the cluster)")
+    g.add_argument("--rate-limit", type=float, default=None, help="ray, openai judge: API requests per second "
+                                                                  "shared by all actors")
     add_judge_args(v)
     v.set_defaults(func=cmd_verify)
 
     s = sub.add_parser("schema", help="print the JSON Schema of a report")
     s.set_defaults(func=cmd_schema)
+    audit_commands.register(sub)  # report, export
 
     m = sub.add_parser("model", help="get and locate the embedded judge's model and GASP's scorers")
     m.add_argument("action", choices=["pull", "path", "list"])
