@@ -34,7 +34,6 @@ claims could be judged, the score uses those and the trace lists the others as u
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,8 +128,10 @@ class RagasJudge(ChatJudge):
         params = {k: v for k, v in params.items() if v is not None}
         request = dict(model=self.llm.model, messages=[{"role": "system", "content": prompt_system},
                                                         {"role": "user", "content": prompt_user}], **params)
+        import openai
+
         create = client.chat.completions.create
-        resp = await create(**request) if inspect.iscoroutinefunction(create) else await asyncio.to_thread(
+        resp = await create(**request) if isinstance(client, openai.AsyncOpenAI) else await asyncio.to_thread(
             create, **request)
         usage = resp.usage
         return ChatReply(resp.choices[0].message.content or "", getattr(usage, "prompt_tokens", 0) or 0,
