@@ -44,8 +44,10 @@ def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
     try:
         return PipelineConfig(**options)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}"
-                             for e in exc.errors(include_url=False))
+        # a model-level check has no location, and pydantic prefixes its message with "Value error, "
+        problems = "; ".join(
+            (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
+            for e in exc.errors(include_url=False))
         raise InvalidInput(f"invalid pipeline options: {problems}") from None
 
 
