@@ -1,8 +1,11 @@
 """Real reports for the audit's tests (tests/unit/audit, tests/browser), made by the shipped
 trained verifier (no model download, a fraction of a second each): a CON, a NIC with a phrase, a
-refusal, a JSON record and a row that failed, as ``rt4chart verify`` writes them for a batch."""
+refusal, a JSON record and a row that failed, as ``rt4chart verify`` writes them for a batch.
+The two fixtures are imported by both folders' conftest.py."""
 
 from __future__ import annotations
+
+import pytest
 
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.types import BatchRow
@@ -25,3 +28,14 @@ def batch_rows(verifier: Verifier) -> list[BatchRow]:
     rows = [BatchRow(id=k, ok=True, report=r) for k, r in reports.items()]
     rows.append(BatchRow(id="broken", ok=False, error="ValidationError: answer: Field required"))
     return rows
+
+
+@pytest.fixture(scope="session")
+def verifier() -> Verifier:
+    return Verifier("trained")
+
+
+@pytest.fixture(scope="session")
+def audit_rows(verifier) -> list[BatchRow]:
+    """What ``rt4chart verify`` writes for a batch of five samples, one of which failed."""
+    return batch_rows(verifier)

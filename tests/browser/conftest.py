@@ -12,9 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rt4chart_plugins import Verifier
-from rt4chart_plugins.types import BatchRow
-from audit_samples import batch_rows
+from audit_samples import audit_rows, verifier  # noqa: F401 - fixtures
 
 
 def chromium_path() -> str:
@@ -25,17 +23,9 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
-def verifier() -> Verifier:
-    return Verifier("trained")
-
-
-@pytest.fixture(scope="session")
-def audit_rows(verifier) -> list[BatchRow]:
-    return batch_rows(verifier)
-
-
-@pytest.fixture(scope="session")
+# per module, not per session: a running sync Playwright holds an event loop in the main thread,
+# and every later test that starts one of its own (pytest-asyncio, asyncio.run) would fail
+@pytest.fixture(scope="module")
 def browser():
     try:
         from playwright.sync_api import sync_playwright
