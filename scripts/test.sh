@@ -14,7 +14,7 @@ if [ "${1:-}" = --fast ]; then
   shift
   [ -x .venv/bin/python ] || RT4CHART_EXTRAS=openai,ragas,deepeval,langchain,llama-index,test \
     RT4CHART_LAB_EXTRAS=none bash scripts/setup.sh
-  exec .venv/bin/python -m pytest -q -m "not model and not server and not ray and not browser" tests "$@"
+  exec .venv/bin/python -m pytest -q -m "not model and not server and not ray and not browser and not slow" tests "$@"
 fi
 bash scripts/setup.sh
 .venv/bin/rt4chart model pull --quiet

@@ -81,6 +81,7 @@ def _run_cli(url, inp, out):
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_points_then_rerun_equals_an_uninterrupted_run(tmp_path):
     inp = tmp_path / "in.jsonl"
     write_jsonl(inp, rows(120))
