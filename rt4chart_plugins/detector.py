@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import math
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
+from rt4chart_plugins.rules.text import clean_text
 from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,
@@ -100,17 +100,6 @@ class Detector(ABC):
             error.reports = reports  # type: ignore[attr-defined]
             raise error
         return reports  # type: ignore[return-value]
-
-
-#: lone UTF-16 surrogates: Python strings may hold them (``"\\ud800"``, a pair split by a bad
-#: decoder), but no UTF-8 encoder, tokenizer or JSON writer accepts them
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def clean_text(text: str) -> str:
-    """``text`` with every lone surrogate replaced by U+FFFD. One code point for one, so every
-    offset into the caller's text stays valid, and the report can always be written as JSON."""
-    return _SURROGATE.sub("\ufffd", text)
 
 
 def check_input(context: object, answer: object, question: object,

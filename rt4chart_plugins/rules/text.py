@@ -34,3 +34,14 @@ def split_camel(text: str) -> str:
 def hour_24(match: re.Match) -> int:
     """The 24-hour hour of a :data:`CLOCK_12H` match ("10 PM" → 22, "12 am" → 0)."""
     return int(match.group(1)) % 12 + (12 if match.group(3).lower() == "p" else 0)
+
+
+#: lone UTF-16 surrogates: Python strings may hold them (``"\\ud800"``, a pair split by a bad
+#: decoder), but no UTF-8 encoder, tokenizer or JSON writer accepts them
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD. One code point for one, so every
+    offset into the caller's text stays valid, and the report can always be written as JSON."""
+    return _SURROGATE.sub("\ufffd", text)

@@ -8,7 +8,6 @@ artifact fails with an error naming the command that rebuilds it instead of givi
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from pydantic import BaseModel, Field
 from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.judges.trained.decision import Decision
 from rt4chart_plugins.models import sha256_file
+from rt4chart_plugins.rules.text import clean_text
 
 ARTIFACT_DIR = Path(__file__).resolve().parent / "artifact"
 MODEL_FILE = "model.onnx"
@@ -97,19 +97,12 @@ def token_counter(path: Path):
     return lambda texts: [len(e.ids) for e in tok.encode_batch(list(texts), add_special_tokens=False)]
 
 
-def _tokenizable(text: str) -> str:
-    """The tokenizer refuses a lone surrogate (a ``TypeError``); it reads U+FFFD in its place."""
-    return _SURROGATE.sub("\ufffd", text)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def encode(tok, claims: list[str], premises: list[str]) -> dict[str, Any]:
     """int64 arrays for a batch of (claim, premise) pairs, as the ONNX graph and training expect."""
     import numpy as np
 
-    batch = tok.encode_batch([(_tokenizable(c), _tokenizable(p)) for c, p in zip(claims, premises)])
+    # the tokenizer refuses a lone surrogate (a TypeError); it reads U+FFFD in its place
+    batch = tok.encode_batch([(clean_text(c), clean_text(p)) for c, p in zip(claims, premises)])
     return {
         "input_ids": np.asarray([e.ids for e in batch], dtype=np.int64),
         "attention_mask": np.asarray([e.attention_mask for e in batch], dtype=np.int64),
