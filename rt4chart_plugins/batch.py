@@ -105,7 +105,7 @@ def read_rows(path: Path) -> list[tuple[str, VerifyInput | Exception]]:
     return rows
 
 
-def _done_rows(state: Path) -> dict[str, str]:
+def done_rows(state: Path) -> dict[str, str]:
     """The lines of rows already scored, by id; the file is rewritten without its failed rows
     (retried) and without a line cut by an interruption."""
     if not state.exists():
@@ -119,16 +119,11 @@ def _done_rows(state: Path) -> dict[str, str]:
             continue  # a line cut by an interruption (possibly inside a multi-byte character)
         if row.ok:
             done[row.id] = line
-    _replace(state, list(done.values()))
+    replace_lines(state, list(done.values()))
     return done
 
 
-def _done_ids(output: Path) -> set[str]:
-    """Ids already scored in ``output`` (see :func:`_done_rows`)."""
-    return set(_done_rows(output))
-
-
-def _replace(path: Path, lines: list[str]) -> None:
+def replace_lines(path: Path, lines: list[str]) -> None:
     """Write ``path`` at once: a reader (or a re-run after a kill) sees the old file or the new one."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8", newline="") as fh:
@@ -159,7 +154,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     to_stdout = str(output_path) == STDOUT
     out_path = Path(output_path)
     state = None if to_stdout else out_path if fmt == "jsonl" else out_path.with_name(out_path.name + ".partial.jsonl")
-    done = _done_rows(state) if state is not None else {}
+    done = done_rows(state) if state is not None else {}
     todo = [(i, rid, r) for i, (rid, r) in enumerate(rows) if rid not in done]
     ok = failed = 0
     bar = tqdm(total=len(todo), desc="verify", unit="row", disable=not progress)
@@ -205,7 +200,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     if state is not None:
         order = [rid for rid, _ in rows if rid in lines] + [rid for rid in lines if rid not in dict(rows)]
         ordered = [lines[rid] for rid in order]
-        _replace(state, ordered)
+        replace_lines(state, ordered)
         if fmt != "jsonl" and stopped is None:
             _write_view(out_path, fmt, ordered)
             state.unlink()

@@ -18,7 +18,6 @@ after its actor died) is dropped at write time.
 from __future__ import annotations
 
 import glob
-import json
 import logging
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rt4chart_plugins.batch import read_rows
+from rt4chart_plugins.batch import done_rows, read_rows, replace_lines
 from rt4chart_plugins.distributed.ray_engine import import_ray, map_spec
 from rt4chart_plugins.distributed.rows import INPUT_COLUMN, batch_line, error_text, parse_record, result_row
 from rt4chart_plugins.distributed.spec import DetectorSpec
@@ -80,26 +79,14 @@ class ShardWriter:
 
     def _done_ids(self) -> set[str]:
         """Ids scored ok by earlier runs; each shard is rewritten without its failed rows (and a
-        line an interruption cut), which are then retried."""
+        line an interruption cut), which are then retried, as the local batch resumes
+        (:func:`~rt4chart_plugins.batch.done_rows`); an id in two shards stays in the first."""
         done: set[str] = set()
         for shard in sorted(self.folder.glob("*.jsonl")):
-            keep: list[str] = []
-            changed = False
-            for line in shard.read_text(encoding="utf-8").splitlines():
-                try:
-                    row = json.loads(line)
-                    ok, rid = row["ok"] is True, str(row["id"])
-                except (ValueError, KeyError, TypeError):
-                    ok, rid = False, ""
-                if ok and rid not in done:
-                    done.add(rid)
-                    keep.append(line)
-                else:
-                    changed = True
-            if changed:
-                tmp = shard.with_suffix(".jsonl.tmp")
-                tmp.write_text("".join(k + "\n" for k in keep), encoding="utf-8")
-                tmp.replace(shard)
+            rows = done_rows(shard)
+            if done.intersection(rows):
+                replace_lines(shard, [line for rid, line in rows.items() if rid not in done])
+            done.update(rows)
         return done
 
     def write(self, row: dict[str, Any]) -> bool:
