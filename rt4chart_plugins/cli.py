@@ -151,7 +151,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if args.engine == "ray":
             from rt4chart_plugins.distributed.job import cli_main
 
-            return cli_main(args)
+            return cli_main(args, judge_kwargs(args))
         if args.address or args.workers or args.rate_limit:
             print("rt4chart verify: --address, --workers and --rate-limit need --engine ray", file=sys.stderr)
             return 2

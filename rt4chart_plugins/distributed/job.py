@@ -211,10 +211,9 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
 SHOWN_FAILED = 20
 
 
-def spec_from_args(args: Any) -> DetectorSpec:
-    """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers."""
-    from rt4chart_plugins.cli import judge_kwargs
-
+def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
+    """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers;
+    ``judge_kwargs``: the judge options the CLI read from its judge flags."""
     if args.method == "gasp":
         options = {k: v for k, v in (("model", args.scorer), ("chunks", args.chunks),
                                      ("threshold", args.threshold)) if v is not None}
@@ -223,19 +222,20 @@ def spec_from_args(args: Any) -> DetectorSpec:
                "global_verification": not args.no_global}
     if args.decomposition:
         options["decomposition"] = args.decomposition
-    return DetectorSpec.create(judge=args.judge, judge_kwargs=judge_kwargs(args), options=options,
+    return DetectorSpec.create(judge=args.judge, judge_kwargs=judge_kwargs, options=options,
                                concurrency=args.concurrency)
 
 
-def cli_main(args: Any) -> int:
-    """``rt4chart verify IN -o OUT --engine ray``: exit 1 when a row failed, naming the failed ids."""
+def cli_main(args: Any, judge_kwargs: dict[str, Any]) -> int:
+    """``rt4chart verify IN -o OUT --engine ray``: exit 1 when a row failed, naming the failed ids.
+    The CLI passes the judge options it read, so that this module needs nothing from it."""
     import sys
 
     if getattr(args, "format", None) not in (None, "json", "jsonl"):
         raise InvalidInput(f"--engine ray writes JSONL shards; --format {args.format} is for the local engine")
     if args.output == "-" or Path(args.output).is_file():
         raise InvalidInput(f"--engine ray writes a folder of shards; -o {args.output} is not a folder")
-    summary = run_job(spec_from_args(args), args.input, Path(args.output), address=args.address,
+    summary = run_job(spec_from_args(args, judge_kwargs), args.input, Path(args.output), address=args.address,
                       workers=args.workers, rate_limit=args.rate_limit, progress=not args.quiet)
     print(f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, {summary.failed} failed "
           f"→ {args.output}/ ({summary.seconds:.1f} s)", file=sys.stderr)
