@@ -97,7 +97,7 @@ class DeepEvalJudge(ChatJudge):
             except Exception as exc:
                 # deepeval's own parsing rejects JSON that RT4CHART can still salvage (a verdict list
                 # cut short, prose around it): ask again for plain text and parse it leniently
-                if self._is_transient(exc):
+                if self._is_transient(exc) or self._is_fatal(exc):
                     raise
                 self.schema_failures += 1
             else:

@@ -103,7 +103,7 @@ class LangChainJudge(ChatJudge):
                 except Exception as exc:
                     # a provider / server that rejects the structured request (e.g. a server without
                     # json_schema response formats): ask for JSON in the prompt from now on
-                    if self.method == "structured" or self._is_transient(exc):
+                    if self.method == "structured" or self._is_transient(exc) or self._is_fatal(exc):
                         raise
                     self.method = "json"
                     self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from rt4chart_plugins.errors import JudgeError, JudgeUnavailable
 from rt4chart_plugins.rules.text import STOPWORDS
 from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
-from rt4chart_plugins.judges import prompts
+from rt4chart_plugins.judges import failures, prompts
 from rt4chart_plugins.judges.schema import DECOMPOSE_SCHEMA, VERIFY_SCHEMA
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult, label_from_text
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
@@ -148,15 +148,17 @@ class ChatJudge(Judge):
         """Send one request; raise on failure (``_is_transient`` decides whether to retry)."""
 
     def _is_transient(self, exc: BaseException) -> bool:
-        return isinstance(exc, (asyncio.TimeoutError, TimeoutError, ConnectionError))
+        """Worth retrying: a timeout, a dropped connection, 408/409/429 or a 5xx, whichever client
+        raised it (:mod:`~rt4chart_plugins.judges.failures`)."""
+        return failures.is_transient(exc)
 
     def _is_fatal(self, exc: BaseException) -> bool:
-        """A failure no other request can avoid (bad key, no such model): stop asking."""
-        return False
+        """A failure no other request can avoid (401/403/404: bad key, no such model): stop asking."""
+        return failures.is_fatal(exc)
 
     def _retry_after(self, exc: BaseException) -> float | None:
         """Seconds the endpoint asked us to wait before retrying (``Retry-After``), if it said."""
-        return None
+        return failures.retry_after(exc)
 
     def context_budget(self) -> int:
         return self._context_tokens

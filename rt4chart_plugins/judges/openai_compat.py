@@ -73,28 +73,6 @@ class OpenAIJudge(ChatJudge):
             )
         return self._clients[loop]
 
-    def _is_transient(self, exc: BaseException) -> bool:
-        import openai
-
-        if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
-            return True
-        if isinstance(exc, openai.APIStatusError):
-            return exc.status_code in (408, 409, 429) or exc.status_code >= 500
-        return super()._is_transient(exc)
-
-    def _is_fatal(self, exc: BaseException) -> bool:
-        """401/403: the key; 404: the model or the URL. Every other request would get the same."""
-        import openai
-
-        return isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403, 404)
-
-    def _retry_after(self, exc: BaseException) -> float | None:
-        import openai
-
-        if not isinstance(exc, openai.APIStatusError):
-            return None
-        return retry_after_seconds(exc.response.headers)
-
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
         import openai
 
@@ -133,31 +111,3 @@ class OpenAIJudge(ChatJudge):
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
         )
-
-
-def retry_after_seconds(headers: Any) -> float | None:
-    """The wait a 429/503 asks for: ``retry-after-ms``, else ``Retry-After`` in seconds or as an
-    HTTP date (RFC 9110 §10.2.3); None when absent or unreadable."""
-    from email.utils import parsedate_to_datetime
-    from datetime import datetime, timezone
-
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(float(ms) / 1000.0, 0.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
