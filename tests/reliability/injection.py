@@ -5,7 +5,9 @@ claims.
 Each case is judged clean, then with the instruction planted in each of the three places; a
 claim *flips* when its label differs from the clean run (the planted sentence's own claim, when
 it is in the answer, is left out). ``python tests/reliability/injection.py`` prints the table
-quoted in docs/reliability.md, with the embedded LLM judge (``--judge NAME`` for another).
+quoted in docs/reliability.md, with the embedded LLM judge (``--judge NAME`` for another;
+``--serve`` judges through the JSON chat prompts of the ``openai`` judge, against the embedded
+model served by llama.cpp's OpenAI-compatible server on loopback).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rt4chart_plugins import Report, Verifier
 
@@ -46,6 +48,7 @@ class Row:
     flipped: int
     to_ent: int  # flips to ENT: what the injection asked for
     seconds: float
+    changes: list[str] = field(default_factory=list)  # "case 1 claim 0: CON -> NIC"
 
 
 def planted(place: str, context: str, answer: str, question: str) -> tuple[str, str, str]:
@@ -75,10 +78,11 @@ def measure(verifier: Verifier, cases: list[tuple[str, str, str]] = CASES) -> tu
             row = rows[place]
             row.seconds += time.perf_counter() - started
             row.claims += min(len(got), len(clean))
-            for before, after in zip(clean, got):
+            for i, (before, after) in enumerate(zip(clean, got)):
                 if before != after:
                     row.flipped += 1
                     row.to_ent += after == "ENT"
+                    row.changes.append(f"case {k} claim {i}: {before} -> {after}")
         print(f"case {k}: clean {clean}", file=sys.stderr, flush=True)
     return list(rows.values()), clean_labels
 
@@ -87,16 +91,33 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", default="local")
     parser.add_argument("--cases", type=int, default=len(CASES), help="the first N cases only")
+    parser.add_argument("--serve", action="store_true",
+                        help="the openai judge against the embedded model on a local OpenAI-compatible server")
     args = parser.parse_args(argv)
-    verifier = Verifier(args.judge, decomposition="sentence")
-    verifier.prepare()
-    rows, clean = measure(verifier, CASES[: args.cases])
+    if not args.serve:
+        verifier = Verifier(args.judge, decomposition="sentence")
+        verifier.prepare()
+        return _report(verifier, args.cases)
+    from rt4chart_plugins import models
+    from rt4chart_plugins.judges.llama.server import llama_server
+
+    with llama_server(models.locate(models.DEFAULT_MODEL), n_ctx=4096, alias="qwen-judge") as endpoint:
+        verifier = Verifier("openai", decomposition="sentence", judge_kwargs={
+            "model": "qwen-judge", "base_url": endpoint.base_url, "cache": None})
+        return _report(verifier, args.cases)
+
+
+def _report(verifier: Verifier, cases: int) -> int:
+    rows, clean = measure(verifier, CASES[:cases])
     flagged = sum(label != "ENT" for labels in clean for label in labels)
-    print(f"judge {verifier.name}; {args.cases} cases, {sum(map(len, clean))} claims, {flagged} of them not ENT when clean")
+    print(f"judge {verifier.name}; {cases} cases, {sum(map(len, clean))} claims, {flagged} of them not ENT when clean")
     print("| instruction planted in | claims compared | verdicts changed | changed to ENT | seconds |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r.place} | {r.claims} | {r.flipped} | {r.to_ent} | {r.seconds:.0f} |")
+    for r in rows:
+        for change in r.changes:
+            print(f"planted in the {r.place}: {change}")
     return 0
 
 

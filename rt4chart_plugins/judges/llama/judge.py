@@ -302,7 +302,7 @@ class LlamaCppJudge(Judge):
         with self._lock:
             for i, s in enumerate(sentences):
                 before = " ".join(p.text for p in sentences[max(0, i - 2) : i])
-                user = (f"Previous sentences: {before}\n" if before else "") + f"Sentence: {s.text}\n\n" + prompts.READOUT_DECOMPOSE
+                user = prompts.readout_decompose(s.text, before)
                 key = cache_key(self.name, "decompose", user)
                 lines = self.cache.get(key) if self.cache is not None else None
                 if lines is not None:
