@@ -6,6 +6,7 @@ was, where in the answer it came from, which context sentences decided it, and w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from functools import lru_cache
 from typing import Literal
@@ -241,12 +242,23 @@ class Report(BaseModel):
     version: str = Field(default_factory=package_version)  # the rt4chart-plugins that wrote it
 
     def _repr_html_(self) -> str:
-        """The audit's card of this report, for a notebook's inline view. The audit sits on the
-        top floor; it is looked up by name when a notebook asks, never at import, so the types
-        stay below everything else and no import cycle can form."""
-        import importlib
+        """The audit's card of this report, for a notebook's inline view. The card is drawn on the
+        top floor (``rt4chart_plugins.audit``); the package hands its drawer in through
+        :func:`set_html_view`, so the types import nothing above them."""
+        if _HTML_VIEW is None:  # only while the package itself is still being imported
+            from html import escape
 
-        return importlib.import_module("rt4chart_plugins.audit.html").report_card(self)
+            return f"<pre>{escape(self.model_dump_json(indent=2))}</pre>"
+        return _HTML_VIEW(self)
+
+
+_HTML_VIEW: Callable[[Report], str] | None = None
+
+
+def set_html_view(view: Callable[[Report], str]) -> None:
+    """Install what ``Report._repr_html_`` draws with (the package sets the audit's card)."""
+    global _HTML_VIEW
+    _HTML_VIEW = view
 
 
 class VerifyInput(BaseModel):
