@@ -106,5 +106,7 @@ def _fmt(value: float | Decimal) -> str:
     """A value as the claim most likely wrote it: "1000", "2.5", "1E+400"."""
     d = Decimal(value) if isinstance(value, float) else value
     if d == d.to_integral_value() and d.adjusted() < 30:
-        return str(d.quantize(Decimal(1)))
+        # written out digit by digit: quantize() would need the context's 28 digits of precision
+        # and raises InvalidOperation on a 29-digit integer
+        return format(d.to_integral_value(), "f")
     return str(d)

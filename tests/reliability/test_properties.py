@@ -153,6 +153,7 @@ def test_the_cli_batch_writes_one_row_per_input_line(lines, tmp_path_factory, fu
     ("The sky is blue.", "The sky \ud800 is blue."),
     ('{"a": ' * 1000 + '"x"' + "}" * 1000, "x is so."),
     ("The price is 5.", "The price is 1e400."),
+    ("The price is 5.", "The price is 10000000000000000000000000000."),  # 29 digits: found by the long fuzz run
     (["", "The trial lasts 14 days.", ""], "The trial lasts 14 days. " * 30),
 ])
 def test_known_hostile_inputs_hold_every_invariant(ctx, ans):

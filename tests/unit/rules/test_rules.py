@@ -8,6 +8,14 @@ def test_numbers_are_compared_as_values():
     assert unsupported_facts("It lasts 30 days", "The trial lasts 14 days.") == ["30"]
 
 
+def test_a_new_number_of_any_length_is_named_as_written():
+    """28 digits and more exceed Decimal's default precision; the value is still named exactly."""
+    for digits in (28, 29, 30):
+        value = "1" + "0" * (digits - 1)
+        assert unsupported_facts(f"The price is {value}.", "The price is 5.") == [value]
+    assert unsupported_facts("The price is 1e400.", "The price is 5.") == ["1E+400"]
+
+
 def test_list_numbering_and_passage_references_are_not_facts():
     assert numbers("4. Water the plants (Passage 2).") == set()
     assert unsupported_facts("Step 6: Serve with rice (Passages 1 and 3).", "Serve with rice.") == []
