@@ -4,39 +4,11 @@ Two families: *chat* prompts for judges that answer structured JSON (API models,
 which judge all claims of a window in one request; and *readout* prompts for the embedded judge,
 laid out so that everything shared (instructions, context) comes first and is read once into the
 KV cache, and the verdict is a single word read off the logits.
-
-In the chat prompts, text that comes from the user's sample (context, question, answer, claims)
-is *fenced*: it sits between tags such as ``<context>`` and ``</context>``, and a tag written
-inside the text is defused, so that a passage cannot close its own fence and pass for the
-prompt's own words. The system prompts do not add a sentence telling the model to ignore
-instructions inside the tags: measured with the embedded model behind an OpenAI-compatible
-server, that sentence is what made a planted instruction in the context change verdicts (4 of 6
-claims, none to ENT; none with the tags alone; docs/reliability.md). The readout prompts are
-left as they are: their verdict is the logit of one Yes/No asked after the data, a planted
-instruction changed none of them, and their quality tables were measured with this wording.
 """
 
 from __future__ import annotations
 
-import re
-
 from rt4chart_plugins.types import Claim, Label, Sentence
-
-#: the tags that fence the sample's text off from the instructions
-FENCE_TAGS = ("context", "question", "answer", "claims")
-_TAG_LIKE = re.compile(r"<\s*/?\s*(?:" + "|".join(FENCE_TAGS) + r")\b[^<>]*>?", re.IGNORECASE)
-
-
-def quoted(text: str) -> str:
-    """Text from the sample with every tag-like ``<context>``/``</claims>``… defused (its angle
-    brackets replaced by look-alikes), so that it cannot end its fence early."""
-    return _TAG_LIKE.sub(lambda m: m.group(0).replace("<", "\u2039").replace(">", "\u203a"), text)
-
-
-def fence(tag: str, body: str) -> str:
-    """``body`` (already quoted) between ``<tag>`` and ``</tag>``, each on its own line."""
-    return f"<{tag}>\n{body}\n</{tag}>"
-
 
 LABEL_RULES = """Labels:
 - ENT: the context states the claim, or it follows directly from what the context states.
@@ -59,8 +31,8 @@ Refusals and remarks about the question are not claims."""
 
 
 def decompose_user(sentences: list[Sentence]) -> str:
-    lines = "\n".join(f"[{s.id}] {quoted(s.text)}" for s in sentences)
-    return f"Answer sentences:\n{fence('answer', lines)}\n\nReturn the claims as JSON."
+    lines = "\n".join(f"[{s.id}] {s.text}" for s in sentences)
+    return f"Answer sentences:\n{lines}\n\nReturn the claims as JSON."
 
 
 VERIFY_SYSTEM = f"""You verify claims against a retrieved context, sentence by sentence.
@@ -77,12 +49,6 @@ _MODE_NOTE = {
 
 
 def context_block(sentences: list[Sentence]) -> str:
-    """The numbered sentences, quoted (the caller fences them)."""
-    return "\n".join(f"[{s.id}] {quoted(s.text)}" for s in sentences)
-
-
-def plain_block(sentences: list[Sentence]) -> str:
-    """The numbered sentences as they are, for the readout prompts (see the module's docstring)."""
     return "\n".join(f"[{s.id}] {s.text}" for s in sentences)
 
 
@@ -93,18 +59,18 @@ def verify_user(
     question: str | None,
     hints: dict[int, tuple[Label, list[int]]],
 ) -> str:
-    parts = [_MODE_NOTE[mode], "", "Context:", fence("context", context_block(sentences)), ""]
+    parts = [_MODE_NOTE[mode], "", "Context:", context_block(sentences), ""]
     if question:
-        parts += ["Question the answer responds to:", fence("question", quoted(question)), ""]
-    lines = []
+        parts += [f"Question the answer responds to: {question}", ""]
+    parts.append("Claims:")
     for c in claims:
-        line = f"({c.id}) {quoted(c.text)}"
+        line = f"({c.id}) {c.text}"
         if c.id in hints:
             label, ids = hints[c.id]
             span = f"{ids[0]}-{ids[-1]}" if ids else "none"
             line += f"   [provisional: {label.value}, found near sentences {span}]"
-        lines.append(line)
-    parts += ["Claims:", fence("claims", "\n".join(lines)), "", "Return one verdict per claim as JSON."]
+        parts.append(line)
+    parts += ["", "Return one verdict per claim as JSON."]
     return "\n".join(parts)
 
 
@@ -122,7 +88,7 @@ def readout_context(sentences: list[Sentence], question: str | None) -> str:
     """The shared prefix of the user turn: the document (and question), nothing mode-specific,
     so that every request over the same sentences reuses the KV cache of the one before."""
     q = f"\nThe document was retrieved to answer: {question}\n" if question else ""
-    return f"Document:\n{plain_block(sentences)}\n{q}\n"
+    return f"Document:\n{context_block(sentences)}\n{q}\n"
 
 
 READOUT_NOTES = {

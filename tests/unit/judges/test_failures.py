@@ -85,3 +85,13 @@ def test_a_cycle_of_causes_ends():
     a.__cause__, b.__cause__ = b, a
     assert [type(e) for e in failures.causes(a)] == [ValueError, ValueError]
     assert failures.status_of(a) is None
+
+
+def test_a_5xx_after_a_structured_request_is_not_blamed_on_the_transport():
+    """llama.cpp's server answers an unsupported response format with a 500: the adapters then
+    ask for JSON in the prompt instead of retrying the same request."""
+    assert not failures.is_rate_limit_or_transport(openai_error(500))
+    assert not failures.is_rate_limit_or_transport(wrapped(openai_error(400)))
+    assert failures.is_rate_limit_or_transport(openai_error(429))
+    assert failures.is_rate_limit_or_transport(openai.APIConnectionError(request=REQUEST))
+    assert failures.is_rate_limit_or_transport(wrapped(httpx.ReadTimeout("slow")))
