@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges import failures
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
@@ -96,8 +97,10 @@ class DeepEvalJudge(ChatJudge):
                 result = await generate(prompt, schema=response_model)
             except Exception as exc:
                 # deepeval's own parsing rejects JSON that RT4CHART can still salvage (a verdict list
-                # cut short, prose around it): ask again for plain text and parse it leniently
-                if self._is_transient(exc) or self._is_fatal(exc):
+                # cut short, prose around it), and a server may refuse the schema (llama.cpp: a 500):
+                # ask again for plain text and parse it leniently. A bad key, a rate limit or a
+                # dropped connection goes to the retry loop instead.
+                if self._is_fatal(exc) or failures.is_rate_limit_or_transport(exc):
                     raise
                 self.schema_failures += 1
             else:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges import failures
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
@@ -102,8 +103,10 @@ class LangChainJudge(ChatJudge):
                     out = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
                 except Exception as exc:
                     # a provider / server that rejects the structured request (e.g. a server without
-                    # json_schema response formats): ask for JSON in the prompt from now on
-                    if self.method == "structured" or self._is_transient(exc) or self._is_fatal(exc):
+                    # json_schema response formats, which llama.cpp answers with a 500): ask for JSON
+                    # in the prompt from now on. A bad key, a rate limit or a dropped connection is no
+                    # rejection: it goes to the retry loop.
+                    if self.method == "structured" or self._is_fatal(exc) or failures.is_rate_limit_or_transport(exc):
                         raise
                     self.method = "json"
                     self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]

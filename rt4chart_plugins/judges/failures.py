@@ -95,6 +95,16 @@ def is_transient(exc: BaseException) -> bool:
     return False
 
 
+def is_rate_limit_or_transport(exc: BaseException) -> bool:
+    """Transient for a reason that has nothing to do with what was asked: a timeout, a dropped
+    connection, 408/409/429. A 5xx is left out: llama.cpp's server answers a response format it
+    does not support with a 500, so after a structured request it may mean "not this request"."""
+    status = status_of(exc)
+    if status is not None:
+        return status in TRANSIENT_STATUS
+    return is_transient(exc)
+
+
 def retry_after(exc: BaseException) -> float | None:
     """Seconds the endpoint asked us to wait, if its response said."""
     return retry_after_seconds(headers_of(exc))
