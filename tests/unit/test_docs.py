@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: the interpreter's bin/ (the venv's): `rt4chart` and `python` resolve there
 BIN = Path(sys.executable).parent
 #: what a document's scratch folder links to, so that blocks can name repository paths
-REACHABLE = ("examples", "docs", "lab", "scripts")
+REACHABLE = ("examples", "docs", "lab", "scripts", "tests")
 MARKERS = {"model", "lab-data", "setup"}
 RUNNABLE = {"python", "bash", "console", "sh", "shell"}
 SHELL = RUNNABLE - {"python"}
