@@ -114,18 +114,16 @@ def fit(records: list[dict], model: str, chunks: int, fitted_on: str) -> Calibra
         answer_risks.append(max(risks) if risks else 0.0)
         gold.append(bool(r["hallucinated"]))
     threshold, spread = bagged_threshold(per_answer)
-    j = (sum(r > threshold and g for r, g in zip(sent_risks, sent_gold)) / max(1, sum(sent_gold))
-         - sum(r > threshold and not g for r, g in zip(sent_risks, sent_gold)) / max(1, len(sent_gold) - sum(sent_gold)))
+    sent_pos = sum(sent_gold)
+    tpr = sum(r > threshold and g for r, g in zip(sent_risks, sent_gold)) / max(1, sent_pos)
+    fpr = sum(r > threshold and not g for r, g in zip(sent_risks, sent_gold)) / max(1, len(sent_gold) - sent_pos)
     flagged = [r > threshold for r in answer_risks]
     tp = sum(f and g for f, g in zip(flagged, gold))
     f1 = 2 * tp / (sum(flagged) + sum(gold)) if tp else 0.0
-    sent_pos = sum(sent_gold)
     metrics = {"rows": len(records), "positives": sum(gold), "sentences": len(sent_risks),
-               "sentence_positives": sent_pos, "sentence_j": round(j, 4),
+               "sentence_positives": sent_pos, "sentence_j": round(tpr - fpr, 4),
                "threshold_iqr": round(spread, 4), "balanced_threshold_all_rows": round(balanced_threshold(sent_risks, sent_gold)[0], 4),
-               "sentence_tpr": _round(sum(r > threshold and g for r, g in zip(sent_risks, sent_gold)) / max(1, sent_pos)),
-               "sentence_fpr": _round(sum(r > threshold and not g for r, g in zip(sent_risks, sent_gold))
-                                      / max(1, len(sent_gold) - sent_pos)),
+               "sentence_tpr": _round(tpr), "sentence_fpr": _round(fpr),
                "answer_f1": round(f1, 4), "answer_f1_best_threshold": round(best_threshold(answer_risks, gold)[0], 4),
                "answer_auc": _round(auc(answer_risks, gold)),
                "sentence_auc": _round(auc(sent_risks, sent_gold)),
