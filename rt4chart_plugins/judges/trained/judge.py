@@ -20,6 +20,7 @@ from typing import Any
 
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
+from rt4chart_plugins.rules.contrast import Contrasts
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import RecordChecks
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
@@ -46,6 +47,9 @@ FIELD_CONFLICT_SUPPORT = 0.05
 #: the support of a sentence that states only opening hours, or only yes/no attributes, each as
 #: the window's record has it
 RECORD_CONFIRMED_SUPPORT = 0.9
+#: the support left to a claim that the context sentence it aligns with states otherwise (a
+#: negation, a quantifier, a modality, a direction or roles swapped: rules/contrast.py)
+CONTRAST_SUPPORT = 0.05
 #: a clause of a flagged claim is part of its unfaithful phrase below the threshold plus this. The
 #: threshold is fitted for whole sentences (0.45); clauses are scored against their own premise and
 #: read best at 0.60. On the 77 held-out train answers, phrase F1 is 0.478 at a margin of 0, 0.502
@@ -124,6 +128,7 @@ class TrainedJudge(Judge):
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
         premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget, question=manifest.question)
         record = RecordChecks(texts)
+        contrasts = Contrasts(texts)
         question = premise_question(request)
         picked = [premises.pick(c.text, question) for c in request.claims]
         logits = self._logits(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
@@ -136,9 +141,13 @@ class TrainedJudge(Judge):
             # the record says otherwise; or the claim is nothing but hours, or nothing but yes/no
             # attributes, each as the record has it
             flipped, confirmed = record.read(claim.text)
+            contrast = None if flipped or confirmed else contrasts.find(claim.text)
             p_ent, p_con, p_nic = self._decide(manifest, lg, cover, bool((missing and not confirmed) or flipped))
             if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
                 p_ent = min(p_ent, FIELD_CONFLICT_SUPPORT)
+                p_con, p_nic = 1 - p_ent, 0.0
+            elif contrast:  # the words are the context's, the meaning is not: a confident contradiction
+                p_ent = min(p_ent, CONTRAST_SUPPORT)
                 p_con, p_nic = 1 - p_ent, 0.0
             elif confirmed and p_ent < RECORD_CONFIRMED_SUPPORT:  # on generated records: 1,327 faithful sentences, no other
                 rest = p_con + p_nic
@@ -157,6 +166,8 @@ class TrainedJudge(Judge):
                     ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else [])
             elif flipped:
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
+            elif contrast:
+                evidence = [contrast.unit]
             elif label == Label.CON:
                 evidence = ranked[:1]
                 cite.append(len(out.judgements))
@@ -170,6 +181,7 @@ class TrainedJudge(Judge):
                         f"{cover:.0%} of its words in the premise"
                         + (f", premise lacks {', '.join(missing)}" if missing else "")
                         + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
+                        + (f"; {contrast}" if contrast else "")
                         + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")),
                 probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             ))

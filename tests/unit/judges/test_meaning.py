@@ -2,9 +2,10 @@
 cases it once passed because every word was in the context (none of them is a training example,
 and no rule names their words).
 
-Each case runs with and without a question, which must not change the label. The shipped artifact
-still calls four of these contradictions ENT: they are marked as known misses (strict, so the day
-an artifact gets them right the marks must go), and lab/docs/training.md says why.
+Each case runs with and without a question, which must not change the label. The contrast rule
+(rules/contrast.py) catches the quantifier and the negation; the shipped artifact still calls two
+of these contradictions ENT: they are marked as known misses (strict, so the day the judge gets
+them right the marks must go), and lab/docs/training.md says why.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ KNOWN_MISS = pytest.mark.xfail(strict=True, reason="the shipped verifier passes 
 
 CASES = [
     # (context, answer sentence, expected label, a question it could come with)
-    pytest.param("Only employees with a badge may enter the lab after 6 PM.",
-     "Anyone can enter the lab after 6 PM.", Label.CON, "Who can enter the lab after 6 PM?", marks=KNOWN_MISS),
-    pytest.param("Penguins cannot fly, but they are excellent swimmers.",
-     "Penguins can fly.", Label.CON, "Can penguins fly?", marks=KNOWN_MISS),
+    ("Only employees with a badge may enter the lab after 6 PM.",
+     "Anyone can enter the lab after 6 PM.", Label.CON, "Who can enter the lab after 6 PM?"),
+    ("Penguins cannot fly, but they are excellent swimmers.",
+     "Penguins can fly.", Label.CON, "Can penguins fly?"),
+    ("Penguins cannot fly, but they are excellent swimmers.",
+     "Penguins are excellent swimmers and can fly short distances.", Label.CON, "What can penguins do?"),
     pytest.param("The museum is closed on Mondays. It opens at 10 AM on all other days.",
      "The museum is open every day of the week.", Label.CON, "When is the museum open?", marks=KNOWN_MISS),
     pytest.param("Refunds are issued within 30 days of purchase. Opened software cannot be refunded.",

@@ -1,0 +1,109 @@
+"""The contrast rule: a claim that reuses its context's words and says the opposite is caught, and
+the paraphrases, weakenings and converses that merely look like a contrast are left alone.
+
+Every case here is written for this file (none comes from the minimal-pairs dev set or from a
+benchmark), one per linguistic pattern the rule claims to read."""
+
+from __future__ import annotations
+
+import pytest
+
+from rt4chart_plugins.rules import contrast
+from rt4chart_plugins.rules.contrast import Contrasts
+
+CAUGHT = [
+    # (kind, context sentences, claim)
+    ("negation", ["The east gate is not locked at night.", "Staff park behind the library."],
+     "The east gate is locked at night."),
+    ("negation", ["Members can bring one guest to the sauna."], "Members cannot bring a guest to the sauna."),
+    ("negation", ["The plugin no longer supports Python 3.8."], "The plugin still supports Python 3.8."),
+    ("negation", ["The council failed to approve the new budget in June."], "The council approved the new budget in June."),
+    ("quantifier", ["Only holders of a yellow pass may use the north lift."], "Anyone may use the north lift."),
+    ("quantifier", ["Most of the flats in Harbour Court have a balcony."], "Every flat in Harbour Court has a balcony."),
+    ("modality", ["Helmets are recommended for riders on the forest trail."], "Riders on the forest trail must wear helmets."),
+    ("modality", ["Applicants must attach a reference letter to the form."], "Applicants may attach a reference letter to the form."),
+    ("direction", ["The Avon bridge is longer than the Severn bridge."], "The Severn bridge is longer than the Avon bridge."),
+    ("direction", ["The Avon bridge is longer than the Severn bridge."], "The Avon bridge is shorter than the Severn bridge."),
+    ("direction", ["The choir rehearsed before the concert began."], "The choir rehearsed after the concert began."),
+    ("opposite", ["The west reading room is closed on public holidays."], "The west reading room is open on public holidays."),
+    ("roles", ["Norcast acquired Vellum Media in 2019."], "Vellum Media acquired Norcast in 2019."),
+    ("negation", ["The pool has a sauna and a steam room.", "The gym is not open to day visitors."],
+     "The pool has a sauna, and the gym is open to day visitors."),
+]
+
+LEFT_ALONE = [
+    # a paraphrase of a negation: the negated word is not in the context
+    (["The board rejected the merger proposal."], "The board did not accept the merger proposal."),
+    # a weakening: all → some
+    (["All twenty rooms have a desk."], "Some rooms have a desk."),
+    # a converse, and a passive
+    (["The Avon bridge is longer than the Severn bridge."], "The Severn bridge is shorter than the Avon bridge."),
+    (["Norcast acquired Vellum Media in 2019."], "Vellum Media was acquired by Norcast in 2019."),
+    # the same order told as a sequence
+    (["The team trained for a month, and two weeks later it won the cup."], "The team won the cup after training for a month."),
+    # a negation in a condition, and a question, assert nothing
+    (["If the form is not signed, the request is rejected."], "The form is signed."),
+    (["Wouldn't the guard have seen the van?"], "The guard saw the van."),
+    # another subject: "white oaks do not", not "red oaks do not"
+    (["Red oaks have pointed leaves."], "White oaks do not have pointed leaves."),
+    # a negation about another word of the sentence
+    (["The report did not name the driver who was injured."], "The driver was injured."),
+    # an obligation elsewhere in the sentence, an option for the claim's thing
+    (["Guests must show a ticket; umbrellas are allowed but optional."], "Umbrellas are optional for guests."),
+    # the claim says what the context says
+    (["The east gate is not locked at night."], "The east gate is not locked at night."),
+    # too little in common to align
+    (["The east gate is not locked at night."], "Parking is free."),
+]
+
+
+@pytest.mark.parametrize("kind,context,claim", CAUGHT, ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(CAUGHT)])
+def test_a_contrast_is_caught_and_cites_the_sentence_that_states_otherwise(kind, context, claim):
+    found = Contrasts(context).find(claim)
+    assert found is not None, claim
+    assert found.kind == kind
+    assert 0 <= found.unit < len(context)
+    # the cited sentence is the one that says otherwise, and the reason quotes it
+    assert found.said in context[found.unit]
+    assert context[found.unit].strip() in str(found) or found.said in str(found)
+
+
+@pytest.mark.parametrize("context,claim", LEFT_ALONE, ids=[f"left-{i}" for i in range(len(LEFT_ALONE))])
+def test_what_only_looks_like_a_contrast_is_left_alone(context, claim):
+    assert Contrasts(context).find(claim) is None
+
+
+def test_an_empty_context_or_claim_finds_nothing():
+    assert Contrasts([]).find("The gate is locked.") is None
+    assert Contrasts(["The gate is locked."]).find("") is None
+    assert Contrasts(["", "   "]).find("The gate is not locked.") is None
+
+
+def test_threads_comparing_at_once_get_what_one_thread_gets():
+    """The trained judge verifies windows in worker threads; the stemmer keeps state, so each
+    thread must have its own (a shared one raised IndexError on RAGTruth rows)."""
+    from concurrent.futures import ThreadPoolExecutor
+    import random
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    # words no cache has seen, so that every call reaches a stemmer
+    contexts = [[" ".join("".join(rng.choice(letters) for _ in range(rng.randint(4, 14))) + suffix
+                          for suffix in ("ing", "ed", "s", "ation", "ness", "ly"))] for _ in range(400)]
+    claims = [c[0].split(" ", 3)[-1] for c in contexts]
+
+    def run(k: int):
+        return Contrasts(contexts[k]).find(claims[k])
+
+    import sys
+
+    alone = [run(k) for k in range(len(contexts))]
+    contrast._stem.cache_clear()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, mid-word
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            together = list(pool.map(run, range(len(contexts))))
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone
