@@ -34,6 +34,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from rt4chart_plugins.rules.facts import numbers
+from rt4chart_plugins.rules.quantities import Quantity, comparable, quantities, supported
 from rt4chart_plugins.rules.text import STOPWORDS
 
 #: a Snowball stemmer keeps the word it is working on in itself, so each thread gets its own (the
@@ -302,6 +304,8 @@ class Contrasts:
     """Every sentence of one context, split into clauses, ready to be compared with claims."""
 
     def __init__(self, units: Sequence[str]):
+        self._units = list(units)
+        self._amounts: tuple[list[Quantity], set, list[list[Quantity]]] | None = None
         # a question asserts nothing ("wouldn't one instructor have noticed?"): it has no words to align with
         self.sentences = [_span(i, "" if t.rstrip().endswith("?") else t) for i, t in enumerate(units)]
         self.clauses = [[_span(i, c) for c in _clauses(t)] for i, t in enumerate(units)]
@@ -326,15 +330,41 @@ class Contrasts:
         # RAGTruth train, reporting the first that shows one fired on 15 faithful sentences, against 8)
         return found[0] if found and all(found) else None
 
-    @staticmethod
-    def _compare(claim: _Span, sentence: _Span, clauses: list[_Span]) -> Contrast | None:
+    def amounts(self) -> tuple[list[Quantity], set, list[list[Quantity]]]:
+        """The context's quantities, its numbers, and each sentence's quantities, read once when
+        a claim first states an amount."""
+        if self._amounts is None:
+            per_sentence = [quantities(t) for t in self._units]
+            self._amounts = ([q for qs in per_sentence for q in qs], numbers("\n".join(self._units)), per_sentence)
+        return self._amounts
+
+    def _quantity(self, claim: _Span, sentence: _Span) -> Contrast | None:
+        """An amount of the claim that the context states nowhere, where its aligned sentence
+        states another amount of the same kind: "12 miles" against "12 kilometres", "40 million"
+        against "a population of about 40,000", "elected mayor in 2018" against "in 2019". A count
+        whose number the context has anywhere is left to the judge (it may be derived)."""
+        mine = quantities(claim.text)
+        if not mine:
+            return None
+        everywhere, known_numbers, per_sentence = self.amounts()
+        theirs = per_sentence[sentence.unit] if 0 <= sentence.unit < len(per_sentence) else []
+        bare = {c.value for c in everywhere if not c.unit}  # "35 to 40 for brown rice": the unit said once before
+        for q in mine:
+            if supported(q, everywhere) or q.value in bare or (not q.unit and q.value in {float(v) for v in known_numbers}):
+                continue
+            other = next((c for c in theirs if comparable(q, c)), None)
+            if other is not None:
+                return Contrast("quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})")
+        return None
+
+    def _compare(self, claim: _Span, sentence: _Span, clauses: list[_Span]) -> Contrast | None:
         found = _negation(claim, sentence)
         # quantifiers and modality are read clause by clause; each check also asks that the markers
         # of both sides bear on words the other side states
         candidates = [c for c in clauses if claim.keys & c.keys]
         for check in (_quantifier, _modality, _relation, _roles):
             found = found or next((r for c in candidates if (r := check(claim, c))), None)
-        return found or _state(claim, sentence)
+        return found or _state(claim, sentence) or self._quantity(claim, sentence)
 
 
 def _negation(claim: _Span, sentence: _Span) -> Contrast | None:

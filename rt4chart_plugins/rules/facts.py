@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from rt4chart_plugins.rules.text import CLOCK_12H, hour_24
+from rt4chart_plugins.rules.quantities import quantities, supported
+from rt4chart_plugins.rules.text import CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 
 _WORD_NUMBERS = {
@@ -37,16 +38,7 @@ _COMMON_CAPS = frozenset(
 )
 
 
-#: list numbering and references to the passages are structure, not facts
-_MARKERS = re.compile(
-    r"(?im)^\s*(?:[*\-•]\s*)?(?:\d+[.)]|step\s+\d+\s*:?|question\s+\d+\s*:?|answer\s*:)"
-    r"|\(?\bpassages?\s+\d+(?:\s*(?:,|and|&)\s*\d+)*\)?"
-)
 _LINE_START = re.compile(r"(?m)^\s*(?:[*\-•]\s*)?([A-Z][a-z]+)")
-
-
-def _strip_markers(text: str) -> str:
-    return _MARKERS.sub(" ", text)
 
 
 def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
@@ -55,7 +47,7 @@ def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
 
     Written numbers are read as :class:`~decimal.Decimal`, exact at any size: as floats, every
     number of 309 digits or more is the same infinity, and "1e400" would meet "1e401"."""
-    text = _strip_markers(text)
+    text = strip_markers(text)
     values: set[float] = set()
     for m in CLOCK_12H.finditer(text):
         values.add(float(hour_24(m)))
@@ -71,7 +63,7 @@ def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
 
 def names(text: str) -> set[str]:
     """Capitalized words that are not sentence-initial or common: candidate proper names."""
-    text = _strip_markers(text)
+    text = strip_markers(text)
     line_initial = {m.start(1) for m in _LINE_START.finditer(text)}
     out: set[str] = set()
     for m in _CAPITALIZED.finditer(text):
@@ -88,7 +80,12 @@ def unsupported_facts(claim: str, context: str, question: str | None = None) -> 
     source = context + "\n" + (question or "")
     known_numbers = numbers(source)
     lowered = source.lower()
-    missing = [_fmt(v) for v in sorted(numbers(claim, as_claim=True) - known_numbers) if v not in (0.0, 1.0)]
+    unknown = numbers(claim, as_claim=True) - known_numbers
+    if unknown:  # "12,000 metres" against "12 kilometres": the same amount in another unit is known
+        context_amounts = quantities(source)
+        known = set().union(*(numbers(q.text) for q in quantities(claim) if supported(q, context_amounts)))
+        unknown -= known
+    missing = [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
     # "Pennsylvania" against a record's "state": "PA" is the same place
     spelled = {w.lower() for name, code in region_names(claim) if has_code(source, code) for w in name.split()}
     missing += sorted(n for n in names(claim)

@@ -45,3 +45,16 @@ def clean_text(text: str) -> str:
     """``text`` with every lone surrogate replaced by U+FFFD. One code point for one, so every
     offset into the caller's text stays valid, and the report can always be written as JSON."""
     return _SURROGATE.sub("\ufffd", text)
+
+
+#: list numbering and references to the passages are structure, not facts: "3.", "Step 4:",
+#: "4  Serve with rice." (a step number and two spaces), "(Passage 2)"
+_MARKERS = re.compile(
+    r"(?im)^\s*(?:[*\-•]\s*)?(?:\d+[.)](?!\d)|\d+\s{2,}(?=[A-Z])|step\s+\d+\s*:?|question\s+\d+\s*:?|answer\s*:)"
+    r"|\(?\bpassages?\s+\d+(?:\s*(?:,|and|&)\s*\d+)*\)?"
+)
+
+
+def strip_markers(text: str) -> str:
+    """``text`` with list numbering and passage references blanked out."""
+    return _MARKERS.sub(" ", text)

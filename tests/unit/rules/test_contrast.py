@@ -29,6 +29,10 @@ CAUGHT = [
     ("roles", ["Norcast acquired Vellum Media in 2019."], "Vellum Media acquired Norcast in 2019."),
     ("negation", ["The pool has a sauna and a steam room.", "The gym is not open to day visitors."],
      "The pool has a sauna, and the gym is open to day visitors."),
+    ("quantity", ["The Marlow ferry crossing is 8 kilometres long."], "The Marlow ferry crossing is 8 miles long."),
+    ("quantity", ["Each tablet contains 20 mg of zinc."], "Each tablet contains 20 g of zinc."),
+    ("quantity", ["The Tarn estate employs 350 people."], "The Tarn estate employs 350,000 people."),
+    ("quantity", ["Hollis Park was opened in 1962 by the mayor."], "Hollis Park was opened in 1926 by the mayor."),
 ]
 
 LEFT_ALONE = [
@@ -52,6 +56,9 @@ LEFT_ALONE = [
     (["Guests must show a ticket; umbrellas are allowed but optional."], "Umbrellas are optional for guests."),
     # the claim says what the context says
     (["The east gate is not locked at night."], "The east gate is not locked at night."),
+    # the same amount in another unit, and a number the context has without its unit
+    (["The Marlow ferry crossing is 8 kilometres long."], "The Marlow ferry crossing is 8,000 metres long."),
+    (["Simmer white rice for 15 to 20 minutes and brown rice 35 to 40."], "Simmer brown rice for 35 minutes."),
     # too little in common to align
     (["The east gate is not locked at night."], "Parking is free."),
 ]

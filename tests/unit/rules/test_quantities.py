@@ -1,0 +1,55 @@
+"""Amounts compared as amounts: a conversion is the same fact, another unit or magnitude is not.
+Cases written for this file, none from a benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from rt4chart_plugins.rules.facts import unsupported_facts
+from rt4chart_plugins.rules.quantities import quantities, same_amount
+
+
+def one(text: str):
+    (q,) = quantities(text)
+    return q
+
+
+@pytest.mark.parametrize("a,b", [
+    ("a 3,500 metre climb", "a 3.5 km climb"),
+    ("weighs 1.2 kilograms", "weighs 1,200 grams"),
+    ("holds 3 cubic metres", "holds 3,000 litres"),
+    ("a limit of 2 GB", "a limit of 2,000 MB"),
+    ("kept at 20 °C", "kept at 68 degrees Fahrenheit"),
+    ("raised two and a half million dollars", "raised $2.5 million"),
+    ("a quarter-hour break of 15 minutes", "a break of 0.25 hours"),
+])
+def test_the_same_amount_in_other_units_or_words_is_the_same(a, b):
+    assert same_amount(one(a), one(b))
+
+
+@pytest.mark.parametrize("a,b", [
+    ("a 12 km ride", "a 12 mile ride"),
+    ("contains 40 mg", "contains 40 g"),
+    ("a limit of 2 GB", "a limit of 2 MB"),
+    ("kept at 20 °C", "kept at 20 °F"),
+    ("costs €30", "costs $30"),
+    ("a town of 80,000 residents", "a town of 80 million residents"),
+])
+def test_another_unit_currency_or_magnitude_is_another_amount(a, b):
+    assert not same_amount(one(a), one(b))
+
+
+def test_what_is_not_an_amount_is_not_read():
+    # list numbers, passage references, addresses, numbers inside words
+    assert quantities("3. Reduce the heat (Passage 2).") == []
+    assert quantities("Most routers use 192.168.1.1 as their address.") == []
+    assert quantities("It is rich in indole-3-carbinol.") == []
+    # "half of" and "one of" count nothing; a percentage and a range are read
+    assert quantities("Half of the members and one of the guests left.") == []
+    assert [(q.value, q.kind) for q in quantities("Bake for 25-30 minutes; 40% rye.")] == [
+        (25.0, "[time]"), (30.0, "[time]"), (40.0, "percent")]
+
+
+def test_the_number_check_knows_an_amount_stated_in_another_unit():
+    assert unsupported_facts("The ride is 12,000 metres long.", "The ride is 12 km long.") == []
+    assert unsupported_facts("The ride is 15 km long.", "The ride is 12 km long.") == ["15"]
