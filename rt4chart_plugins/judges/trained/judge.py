@@ -48,7 +48,7 @@ FIELD_CONFLICT_SUPPORT = 0.05
 #: the window's record has it
 RECORD_CONFIRMED_SUPPORT = 0.9
 #: the support left to a claim that the context sentence it aligns with states otherwise (a
-#: negation, a quantifier, a modality, a direction or roles swapped: rules/contrast.py)
+#: negation, a quantifier, a modality, a direction or roles swapped: rules/contrast/)
 CONTRAST_SUPPORT = 0.05
 #: a clause of a flagged claim is part of its unfaithful phrase below the threshold plus this. The
 #: threshold is fitted for whole sentences (0.45); clauses are scored against their own premise and

@@ -3,7 +3,7 @@ cases it once passed because every word was in the context (none of them is a tr
 and no rule names their words).
 
 Each case runs with and without a question, which must not change the label. The contrast rule
-(rules/contrast.py) catches the quantifier and the negation; the shipped artifact still calls two
+(rules/contrast/) catches the quantifier and the negation; the shipped artifact still calls two
 of these contradictions ENT: they are marked as known misses (strict, so the day the judge gets
 them right the marks must go), and lab/docs/training.md says why.
 """

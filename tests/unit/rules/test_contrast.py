@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt4chart_plugins.rules import contrast
+from rt4chart_plugins.rules.contrast import reading
 from rt4chart_plugins.rules.contrast import Contrasts
 
 CAUGHT = [
@@ -105,7 +105,7 @@ def test_threads_comparing_at_once_get_what_one_thread_gets():
     import sys
 
     alone = [run(k) for k in range(len(contexts))]
-    contrast._stem.cache_clear()
+    reading.stem.cache_clear()
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # switch threads as often as possible, mid-word
     try:

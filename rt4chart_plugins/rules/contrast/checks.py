@@ -1,0 +1,232 @@
+"""The kinds of contrast, one function each: the claim against one aligned context sentence or
+clause, a :class:`Contrast` when that sentence marks the claim's meaning otherwise, else None."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rt4chart_plugins.rules.contrast.lexicon import (ALL, COMPARATIVE, IMPLICATIVE, MAY, MUST, ONLY, PHRASAL,
+                                                     PRONOUN_QUANTIFIERS, RELATION, SCOPE, SCOPED_NEGATORS, SHOULD,
+                                                     SOME, STATE, TIME_UNITS)
+from rt4chart_plugins.rules.contrast.reading import (Span, bears_on, clause_of, conditional, content, first,
+                                                     is_content, names, negated_at, negators, same_subject,
+                                                     scope_word, stem)
+
+@dataclass(frozen=True)
+class Contrast:
+    """The context sentence ``unit`` marks ``kind`` differently: it says ``said`` where the claim says ``claimed``."""
+
+    kind: str
+    unit: int
+    said: str
+    claimed: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: the context says \u201c{self.said}\u201d where the claim says \u201c{self.claimed}\u201d"
+
+
+
+def negation(claim: Span, sentence: Span) -> Contrast | None:
+    """A word negated on one side and stated plainly on the other, with the same subject: "are not
+    allowed to ride" against "are allowed to ride". Not "did not accept" against "rejected" (a
+    paraphrase: "accept" is not in the context) nor "did not identify the suspect" against "the
+    suspect was injured" (the negation bears on "identify")."""
+    for negated, other in ((claim, sentence), (sentence, claim)):
+        for i in negators(negated.low):
+            if negated.low[i] not in SCOPED_NEGATORS | IMPLICATIVE:
+                continue
+            k = scope_word(negated, i + (negated.low[i] in IMPLICATIVE))
+            if k < 0:
+                continue
+            w = stem(negated.toks[k])
+            plain = [j for j, u in enumerate(other.toks)
+                     if stem(u) == w and not negated_at(other, j) and not conditional(other.low, j)]
+            if not plain or any(negated_at(other, j) for j, u in enumerate(other.toks) if stem(u) == w):
+                continue
+            at_claim, at_sentence = (k, plain[0]) if negated is claim else (plain[0], k)
+            if not same_subject(claim, at_claim, sentence, at_sentence):
+                continue
+            claimed = " ".join(negated.toks[i: k + 1]) if negated is claim else other.toks[plain[0]]
+            return Contrast("negation", sentence.unit, sentence.text, claimed)
+    return None
+
+
+def quantifier(claim: Span, clause: Span) -> Contrast | None:
+    """The claim generalizes what the clause restricts ("anyone may park" / "only residents may
+    park", "every apartment" / "most of the apartments"), or restricts what it generalizes. A
+    weakening ("some" where the clause says "all") is not a contrast."""
+    c_all, c_some, c_only = (bool(set(claim.low) & q) for q in (ALL, SOME, ONLY))
+    k_all, k_some, k_only = (bool(set(clause.low) & q) for q in (ALL, SOME, ONLY))
+    if c_all and not k_all and (k_some or k_only) and not (c_some or c_only):
+        mine, theirs = first(claim.low, ALL), first(clause.low, SOME | ONLY)
+    elif c_only and k_all and not k_only:
+        mine, theirs = first(claim.low, ONLY), first(clause.low, ALL)
+    else:
+        return None
+    if "of" in (claim.low[mine - 1: mine] + clause.low[theirs - 1: theirs]):
+        return None  # "half of all defaults" is a share, not a generalization
+    noun, their_noun = scope_word(claim, mine), scope_word(clause, theirs)
+    if noun >= 0 and their_noun >= 0 and claim.low[mine] not in PRONOUN_QUANTIFIERS \
+            and stem(claim.toks[noun]) not in set(content(clause.toks[theirs + 1:])):
+        return None  # "all student loan defaults" / "only 13% of students" quantify different things
+    # the claim's quantifier bears on the words right after it; the clause's restriction on the rest
+    # of its clause ("only residents with a permit may park" restricts who may park)
+    if bears_on(claim.toks, mine, before=False) & clause.words and set(content(clause.toks[theirs + 1:])) & claim.words:
+        return Contrast("quantifier", clause.unit, clause.text, claim.toks[mine])
+    return None
+
+
+def modality(claim: Span, clause: Span) -> Contrast | None:
+    """An obligation against an option or a recommendation, where both modals bear on what the
+    other side states ("must submit" / "may submit", not "must wear goggles" / "aprons are optional")."""
+    c = {name: first(claim.low, q) for name, q in (("must", MUST), ("may", MAY | SHOULD))}
+    k = {name: first(clause.low, q) for name, q in (("must", MUST), ("may", MAY | SHOULD))}
+    for mine, theirs in (("must", "may"), ("may", "must")):
+        i, j = c[mine], k[theirs]
+        if i < 0 or j < 0 or c[theirs] >= 0 or k[mine] >= 0:
+            continue
+        if bears_on(claim.toks, i) & clause.words and bears_on(clause.toks, j) & claim.words:
+            return Contrast("modality", clause.unit, clause.text, claim.toks[i])
+    return None
+
+
+def sides_of(toks: Sequence[str], pivot: int) -> tuple[list[str], list[str]]:
+    """The words left and right of a relation word. Where the clause opens with "before" or
+    "after" ("After the storm, staff lit candles"), what it introduces is its right side; in "more
+    A than B", A and B stand either side of "than"."""
+    low = [t.lower() for t in toks]
+    left, right = list(toks[:pivot]), list(toks[pivot + 1:])
+    if pivot == 0 and low[0] in ("before", "after") and "," in right:
+        cut = right.index(",")
+        left, right = right[cut + 1:], right[:cut]
+    if "than" in low[pivot + 1:]:
+        k = pivot + 1 + low[pivot + 1:].index("than")
+        left, right = list(toks[:k]), list(toks[k + 1:])
+    return left, right
+
+
+def order_of(claim: Span, i: int, other: Span, j: int) -> int:
+    """+1 when the things on either side of position ``i`` of the claim stand on the same sides of
+    position ``j`` of the other span, -1 when swapped, 0 when there is no telling (a side shares
+    nothing with the other span). Names (capitalized words, words with digits) decide when every
+    side has one, else all content words."""
+    sides = [*sides_of(claim.toks, i), *sides_of(other.toks, j)]
+    named = [set(names(s)) for s in sides]
+    left, right, their_left, their_right = named if all(named) else [set(content(s)) for s in sides]
+    if not (left & (their_left | their_right) and right & (their_left | their_right)
+            and their_left & (left | right) and their_right & (left | right)):
+        return 0
+    same = len(left & their_left) + len(right & their_right)
+    swapped = len(left & their_right) + len(right & their_left)
+    return (same > swapped) - (swapped > same)
+
+
+def voice(low: Sequence[str], i: int) -> int:
+    """-1 when the relation word at ``i`` is a passive with its agent after it ("was beaten by"), else 1."""
+    return -1 if "by" in low[i + 1: i + 3] else 1
+
+
+def polarity(span: Span, i: int) -> int:
+    """-1 when the clause around position ``i`` is negated."""
+    a, b = clause_of(span.low, i)
+    return -1 if len(negators(span.low[a:b])) % 2 else 1
+
+
+def poles(span: Span) -> list[tuple[int, int, int]]:
+    """(axis, sign, position) of every two-place scale word of the span: a comparative only with
+    its "than"; "later" after a span of time ("twenty minutes later") as the sequence it implies."""
+    out = []
+    for i, t in enumerate(span.low):
+        prev = span.low[i - 1] if i else ""
+        if t in ("later", "earlier") and "than" not in span.low[i + 1:]:
+            if prev in TIME_UNITS or prev in ("and", "then"):
+                out.append((RELATION["before"][0][0], 1 if t == "later" else -1, i))
+            continue
+        if t in COMPARATIVE and "than" not in span.low[i + 1:]:
+            continue
+        if t == "after" and prev in PHRASAL:
+            continue
+        out += [(axis, sign, i) for axis, sign in COMPARATIVE.get(t, []) + RELATION.get(t, [])]
+    return out
+
+
+def relation(claim: Span, clause: Span) -> Contrast | None:
+    """A two-place scale word of the claim against the same scale in the clause: opposite poles
+    with the compared things on the same sides, or the same pole with them swapped. A converse
+    ("A is larger than B" / "B is smaller than A") is consistent; so is a passive ("B was beaten by A")."""
+    mine = poles(claim)
+    for axis, sign, i in mine:
+        if len({s for a, s, _ in mine if a == axis}) != 1:
+            continue  # the claim uses both poles of this scale ("after steeping …, before swallowing")
+        theirs = [(s, j) for a, s, j in poles(clause) if a == axis]
+        if len({s for s, _ in theirs}) != 1:
+            continue  # the clause does not use this scale, or uses both of its poles
+        their_sign, j = theirs[0]
+        if claim.low[i + 1: i + 2] and claim.low[i + 1] == "than" and any(ch.isdigit() for ch in " ".join(claim.low[i + 2: i + 3])):
+            continue  # "more than 500" is an amount
+        order = order_of(claim, i, clause, j)
+        if not order:
+            continue
+        ours = sign * voice(claim.low, i) * polarity(claim, i)
+        if (their_sign * voice(clause.low, j) * polarity(clause, j) == ours) != (order > 0):
+            return Contrast("direction", clause.unit, clause.text, claim.toks[i])
+    return None
+
+
+def state(claim: Span, sentence: Span) -> Contrast | None:
+    """A one-place scale word of the claim whose opposite pole the sentence uses, about the same
+    thing (words shared on the same side of it): "is open every day" / "is closed on Mondays"."""
+    for i, t in enumerate(claim.low):
+        for axis, sign in STATE.get(t, []):
+            theirs = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
+            if set(theirs) != {-sign}:
+                continue
+            j = theirs[-sign]
+            if polarity(claim, i) != polarity(sentence, j):
+                continue  # "did not accept" / "rejected"
+            before = set(content(claim.toks[:i])) & set(content(sentence.toks[:j]))
+            after = set(content(claim.toks[i + 1:])) & set(content(sentence.toks[j + 1:]))
+            if before or after:
+                return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
+    return None
+
+
+def phrase(toks: Sequence[str], i: int, step: int) -> set[str]:
+    """The run of names nearest to position ``i`` in direction ``step``, within :data:`SCOPE` words."""
+    out: set[str] = set()
+    k = i + step
+    while 0 <= k < len(toks) and abs(k - i) <= SCOPE + len(out):
+        t = toks[k]
+        if is_content(t) and t[:1].isupper():  # a sentence's first word too: "Norcast acquired …"
+            out.add(stem(t))
+        elif out or t in ",;":
+            break
+        k += step
+    return out
+
+
+def roles(claim: Span, clause: Span) -> Contrast | None:
+    """Who did what to whom: a word the claim and the clause share once each, with a name right
+    before and right after it in both, and those names swapped in the same voice ("Crispen
+    acquired Harborline" / "Harborline acquired Crispen"), or kept in another voice ("Harborline
+    was acquired by Crispen"). Every such word must say so; one that agrees clears the claim."""
+    verdicts = []
+    for i, t in enumerate(claim.toks):
+        if not is_content(t) or t[:1].isupper() or any(ch.isdigit() for ch in t):
+            continue
+        where = [j for j, u in enumerate(clause.toks) if stem(u) == stem(t)]
+        if len(where) != 1 or sum(stem(u) == stem(t) for u in claim.toks) != 1:
+            continue
+        j = where[0]
+        left, right = phrase(claim.toks, i, -1), phrase(claim.toks, i, 1)
+        their_left, their_right = phrase(clause.toks, j, -1), phrase(clause.toks, j, 1)
+        if not (left and right and their_left and their_right):
+            continue
+        same = len(left & their_left) + len(right & their_right)
+        swapped = len(left & their_right) + len(right & their_left)
+        if same != swapped:
+            verdicts.append((same > swapped) == (voice(claim.low, i) == voice(clause.low, j)))
+    if verdicts and not any(verdicts):
+        return Contrast("roles", clause.unit, clause.text, "who did what to whom")
+    return None

@@ -1,0 +1,186 @@
+"""How the contrast rule reads a sentence: its words and stems, its clauses, which words a negator
+or a modal bears on, and what a clause is about (its subject)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+from rt4chart_plugins.rules.contrast.lexicon import (ALL, IMPLICATIVE, LEXICAL, MARKERS, MODAL_VERBS, NEGATORS, ONLY,
+                                                     PRONOUNS, SCOPE)
+from rt4chart_plugins.rules.text import STOPWORDS
+
+#: a Snowball stemmer keeps the word it is working on in itself, so each thread gets its own (the
+#: trained judge verifies windows in worker threads; one shared stemmer raised IndexError)
+STEMMERS = threading.local()
+
+TOKEN = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:[.,:]\d+)*%?|[,;]")
+#: where a sentence divides into clauses; "and" alone joins noun phrases too often to cut at it
+CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[–—]\s+|\s+(?=(?:but|while|whereas|although|though|yet|except)\s)",
+                           re.IGNORECASE)
+#: a claim's conjuncts and clauses ("has a sports hall and is open on public holidays", "had baked
+#: professionally before she won") are also compared one by one
+CONJUNCT = re.compile(r",?\s+and\s+(?=(?:is|are|was|were|has|have|had|can|will|does|do)\b)"
+                       r"|,\s+|\s+(?=(?:before|after|when|because|while|although|but)\s)", re.IGNORECASE)
+
+def tokens(text: str) -> list[str]:
+    """Words, commas and semicolons, with contracted negations split off ("can't" → "can",
+    "not"), case kept: a capitalized word inside a sentence is a name."""
+    out: list[str] = []
+    for t in TOKEN.findall(text.replace("’", "'")):
+        low = t.lower()
+        if low.endswith("n't"):
+            out += [{"won't": "will", "can't": "can", "shan't": "shall"}.get(low, t[:-3]), "not"]
+        elif low == "cannot":
+            out += [t[:3], "not"]
+        else:
+            out.append(t)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) stem: "approved" meets "approve", "refunds" meets "refunded"."""
+    stemmer = getattr(STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word.lower())
+
+
+def is_content(token: str) -> bool:
+    low = token.lower()
+    return low not in STOPWORDS and low not in MARKERS and len(low) > 1
+
+
+def content(toks: Sequence[str]) -> list[str]:
+    """The words that say what a sentence is about: not function words, not the markers above."""
+    return [stem(t) for t in toks if is_content(t)]
+
+
+def names(toks: Sequence[str]) -> list[str]:
+    """Capitalized words after the first, and words with digits: the things a sentence compares."""
+    return [stem(t) for i, t in enumerate(toks)
+            if is_content(t) and ((i > 0 and t[:1].isupper()) or any(ch.isdigit() for ch in t))]
+
+
+@dataclass
+class Span:
+    """One sentence, clause or claim, read once."""
+
+    unit: int
+    text: str
+    toks: list[str]
+    low: list[str]
+    words: set[str]  # content words
+    keys: set[str]  # what it is aligned by: its content words and its scale and modality words
+
+
+def clauses(text: str) -> list[str]:
+    cuts = [0] + [m.end() for m in CLAUSE_BREAK.finditer(text)] + [len(text)]
+    return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
+
+
+def span(unit: int, text: str) -> Span:
+    toks = tokens(text)
+    low = [t.lower() for t in toks]
+    words = set(content(toks))
+    return Span(unit, text.strip(), toks, low, words, words | {stem(t) for t in low if t in LEXICAL})
+
+
+def clause_of(low: Sequence[str], i: int) -> tuple[int, int]:
+    """The token range of the clause (between commas or semicolons) around position ``i``."""
+    a = max((k for k, t in enumerate(low[:i]) if t in ",;"), default=-1) + 1
+    b = next((k for k in range(i, len(low)) if low[k] in ",;"), len(low))
+    return a, b
+
+
+CONDITIONAL = frozenset("if unless whether until".split())
+
+
+def conditional(low: Sequence[str], i: int) -> bool:
+    """Whether position ``i`` lies in an "if", "unless" or "until" clause, which asserts nothing."""
+    a, _ = clause_of(low, i)
+    return any(t in CONDITIONAL for t in low[a:i])
+
+
+def gerund(word: str) -> bool:
+    """"brushing", "getting" (a stem shorter than the word), not "bring" or "thing"."""
+    return word.endswith("ing") and stem(word) != word
+
+
+def negators(low: Sequence[str]) -> list[int]:
+    """Positions of the negators that count. "Not ... until" ("not plastered until approved" =
+    "plastered only after"), "not only", "not just", a negated quantifier ("not all" = "some") and
+    a negated gerund ("not brushing your teeth is bad") negate no statement; "failed to",
+    "refused to" do."""
+    out = []
+    for i, t in enumerate(low):
+        after = low[i + 1: i + 2]
+        if (t == "rather" and after != ["than"]) or (t == "instead" and after != ["of"]) or conditional(low, i):
+            continue
+        if t in IMPLICATIVE and after == ["to"]:
+            out.append(i)
+        elif t in NEGATORS and not (t == "not" and ("until" in low[i + 1: i + 2 + SCOPE]
+                                                    or after and (after[0] in ONLY | ALL | {"just"}
+                                                                  or gerund(after[0])))):
+            out.append(i)
+    return out
+
+
+def negated_at(span: Span, j: int) -> bool:
+    """Whether a negator of the same clause stands within :data:`SCOPE` words before position ``j``."""
+    a, _ = clause_of(span.low, j)
+    return any(max(a, j - SCOPE - 1) <= k < j for k in negators(span.low))
+
+
+def scope_word(span: Span, i: int) -> int:
+    """The position of the first word after ``i`` that says something (a content, scale or
+    modality word), skipping auxiliaries; -1 when the clause ends first."""
+    for k in range(i + 1, min(len(span.low), i + 2 + SCOPE)):
+        t = span.low[k]
+        if t in ",;":
+            return -1
+        if k == i + 1 and span.low[i] == "no" and t in ("longer", "one"):
+            continue  # "no longer supports", "no one may operate"
+        if is_content(span.toks[k]) or t in LEXICAL:
+            return k
+    return -1
+
+
+def subject(span: Span, k: int) -> tuple[set[str], set[str]]:
+    """(the content words of the clause before position ``k``, all the clause's words)."""
+    a, b = clause_of(span.low, k)
+    return set(content(span.toks[a:k])), set(content(span.toks[a:b])) | {stem(t) for t in span.low[a:b] if t in LEXICAL}
+
+
+def same_subject(claim: Span, i: int, sentence: Span, j: int) -> bool:
+    """Whether the claim's clause at ``i`` and the sentence's at ``j`` are about the same thing:
+    one's subject is all in the other's clause, or the sentence's is a pronoun ("It still cannot
+    be flown"). "White-tailed deer do not have a black tip" is not about "mule deer have a black tip"."""
+    mine, my_clause = subject(claim, i)
+    theirs, their_clause = subject(sentence, j)
+    a, _ = clause_of(sentence.low, j)
+    # an empty subject stands for something named before when it is a pronoun, or when the clause
+    # opens the sentence ("Cannot be flown in high winds."); not after a comma ("…, rather than branching")
+    pronoun = bool(PRONOUNS & set(sentence.low[a:j])) or a == 0
+    return (not theirs and pronoun) or bool(mine) and mine <= their_clause or bool(theirs) and theirs <= my_clause
+
+
+def bears_on(toks: Sequence[str], i: int, *, before: bool = True) -> set[str]:
+    """What the marker at ``i`` bears on: the words after it, and for an adjective or participle
+    ("aprons are optional") also the words before it."""
+    after = set(content(toks[i + 1: i + 1 + SCOPE]))
+    if not before or toks[i].lower() in MODAL_VERBS:
+        return after
+    return set(content(toks[max(0, i - SCOPE): i])) | after
+
+
+def first(low: Sequence[str], words: frozenset) -> int:
+    return next((i for i, t in enumerate(low) if t in words), -1)
+
+
