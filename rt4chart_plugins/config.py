@@ -26,6 +26,10 @@ class PipelineConfig(BaseModel):
         True, description="on structured (JSON) contexts, overrule ENT when a claim flips a yes/no field or gives "
                           "other opening hours (rules/records, written for business records)"
     )
+    contrast_check: bool = Field(
+        True, description="overrule ENT when a claim reuses a context sentence's words with another negation, "
+                          "quantifier, modality, direction, roles or amount (rules/contrast/)"
+    )
     max_context_chars: int = Field(
         2_000_000, description="contexts longer than this are rejected rather than silently cut"
     )

@@ -140,7 +140,7 @@ class Verifier(Detector):
         ]
         if context_sentences:
             apply_rules(verdicts, context, context_sentences, question, notes,
-                        facts=cfg.fact_check, records=cfg.record_checks)
+                        facts=cfg.fact_check, records=cfg.record_checks, contrasts=cfg.contrast_check)
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started
         return Report(

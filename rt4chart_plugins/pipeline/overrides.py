@@ -3,27 +3,32 @@
 A claim the judge found supported but which states a number or a name that the context contains
 nowhere is baseless (``rules.facts``). On a structured record, one that says the opposite of a
 yes/no field or gives a day other opening hours is contradicted and cites the field
-(``rules.records``). Each override is noted in the report.
+(``rules.records``). One that reuses a context sentence's words with another negation,
+quantifier, modality, direction, roles or amount is contradicted and cites that sentence
+(``rules.contrast``). Each override is noted in the report.
 """
 
 from __future__ import annotations
 
+from rt4chart_plugins.rules.contrast import Contrasts
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records import RecordChecks
 from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence
 
 
 def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
-                question: str | None, notes: list[str], *, facts: bool = True, records: bool = True) -> None:
+                question: str | None, notes: list[str], *, facts: bool = True, records: bool = True,
+                contrasts: bool = True) -> None:
     """A claim the judge found supported, but which states a number or a name that the context
     does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
     structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
     the record's, is contradicted. The deterministic checks overrule the judge."""
-    if not (facts or records):
+    if not (facts or records or contrasts):
         return
     text = context if isinstance(context, str) else "\n".join(context)
-    overruled = flipped = 0
+    overruled = flipped = contradicted = 0
     record = RecordChecks([u.text for u in units]) if records else None
+    contrast = Contrasts([u.text for u in units]) if contrasts else None
     for v in verdicts:
         if v.label != Label.ENT:
             continue
@@ -34,7 +39,16 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
             v.reason = f"the record says {', '.join(map(str, conflicts))} (judge: {v.reason})"
             flipped += 1
             continue
-        if confirmed or not facts:  # "closed on Fridays": no field names Friday
+        if confirmed:  # "closed on Fridays": no field names Friday
+            continue
+        found = contrast.find(v.text) if contrast else None
+        if found:
+            v.label = Label.CON
+            v.evidence = [Evidence.of(units[found.unit])]
+            v.reason = f"{found} (judge: {v.reason})"
+            contradicted += 1
+            continue
+        if not facts:
             continue
         missing = unsupported_facts(v.text, text, question)
         if missing:
@@ -45,6 +59,9 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
             overruled += 1
     if overruled:
         notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
+    if contradicted:
+        notes.append(f"contrast check: {contradicted} claim(s) judged ENT reuse a context sentence's words with another "
+                     f"negation, quantifier, modality, direction, roles or amount; set to CON")
     if flipped:
         notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field "
                      f"or other opening hours; set to CON")

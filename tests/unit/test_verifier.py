@@ -199,13 +199,29 @@ def test_report_json_roundtrip():
 
 def test_fact_check_overrules_an_ent_verdict_on_a_number_the_context_lacks():
     rules = {"days": ("trial lasts", None)}
-    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(
+    # the contrast check would call "30 days" against "14 days" CON first: this test is the fact check's
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence", contrast_check=False).verify(
         context=CONTEXT, answer="The trial lasts 14 days. The trial lasts 30 days.")
     assert [c.label for c in report.claims] == [Label.ENT, Label.NIC]
     assert report.claims[1].unsupported_facts == ["30"] and report.claims[1].evidence == []
-    off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False).verify(
+    off = Verifier(ScriptedJudge(rules), decomposition="sentence", fact_check=False, contrast_check=False).verify(
         context=CONTEXT, answer="The trial lasts 30 days.")
     assert off.claims[0].label == Label.ENT
+
+
+def test_contrast_check_overrules_an_ent_verdict_and_cites_the_sentence_that_says_otherwise():
+    context = ["The free trial lasts 14 days.", "Trial accounts cannot export reports."]
+    rules = {"days": ("trial lasts", None), "export": ("free trial", None)}  # both "supported", wrongly
+    answer = "The free trial lasts 30 days. Trial accounts can export reports."
+    report = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(context=context, answer=answer)
+    assert [c.label for c in report.claims] == [Label.CON, Label.CON]
+    assert [[e.text for e in c.evidence] for c in report.claims] == [[context[0]], [context[1]]]
+    assert all(e.passage is not None and context[e.passage][e.start:e.end] == e.text
+               for c in report.claims for e in c.evidence)
+    assert "the context says" in report.claims[1].reason and any("contrast check: 2 claim(s)" in n for n in report.notes)
+    off = Verifier(ScriptedJudge(rules), decomposition="sentence", contrast_check=False, fact_check=False).verify(
+        context=context, answer=answer)
+    assert [c.label for c in off.claims] == [Label.ENT, Label.ENT]
 
 
 def test_field_check_overrules_an_ent_verdict_that_flips_a_yes_no_field():
