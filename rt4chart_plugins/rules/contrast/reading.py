@@ -120,7 +120,9 @@ def negators(low: Sequence[str]) -> list[int]:
     "refused to" do."""
     out = []
     for i, t in enumerate(low):
-        after = low[i + 1: i + 2]
+        if t not in NEGATORS and t not in IMPLICATIVE:
+            continue
+        after = list(low[i + 1: i + 2])
         if (t == "rather" and after != ["than"]) or (t == "instead" and after != ["of"]) or conditional(low, i):
             continue
         if t in IMPLICATIVE and after == ["to"]:
