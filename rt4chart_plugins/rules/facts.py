@@ -13,16 +13,12 @@ import re
 from decimal import Decimal
 
 from rt4chart_plugins.rules.quantities import quantities, supported
-from rt4chart_plugins.rules.text import CLOCK_12H, hour_24, strip_markers
+from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 
 _WORD_NUMBERS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000, "million": 1_000_000,
-    "billion": 1_000_000_000, "noon": 12, "midnight": 0, "half": 0.5, "once": 1, "twice": 2,
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "dozen": 12,
+    **CARDINALS, "zero": 0, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000, "noon": 12,
+    "midnight": 0, "half": 0.5, "once": 1, "twice": 2, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
 }
 #: digits, with thousands separators, decimals or an exponent ("1e400"); ordinals' suffixes allowed
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:st|nd|rd|th)?(?![\w])",
