@@ -5,6 +5,7 @@ package's docstring)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rt4chart_plugins.rules.contrast.checks import (Contrast, modality, negation, quantifier, relation, roles,
                                                     state)
@@ -14,12 +15,22 @@ from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.quantities import Quantity, comparable, quantities, supported
 
 
+@dataclass(frozen=True)
+class _Amounts:
+    """What a context states in amounts, read once when a claim first states one."""
+
+    everywhere: list[Quantity]  # every quantity of the context
+    per_sentence: list[list[Quantity]]
+    bare: set[float]  # values written without a unit ("35 to 40 for brown rice": the unit said once before)
+    numbers: set[float]  # every number of the context, as the number check reads them
+
+
 class Contrasts:
     """Every sentence of one context, split into clauses, ready to be compared with claims."""
 
     def __init__(self, units: Sequence[str]):
         self._units = list(units)
-        self._amounts: tuple[list[Quantity], set, list[list[Quantity]]] | None = None
+        self._amounts: _Amounts | None = None
         # a question asserts nothing ("wouldn't one instructor have noticed?"): it has no words to align with
         self.sentences = [span(i, "" if t.rstrip().endswith("?") else t) for i, t in enumerate(units)]
         self.clauses = [[span(i, c) for c in clauses(t)] for i, t in enumerate(units)]
@@ -44,12 +55,13 @@ class Contrasts:
         # RAGTruth train, reporting the first that shows one fired on 15 faithful sentences, against 8)
         return found[0] if found and all(found) else None
 
-    def amounts(self) -> tuple[list[Quantity], set, list[list[Quantity]]]:
-        """The context's quantities, its numbers, and each sentence's quantities, read once when
-        a claim first states an amount."""
+    def amounts(self) -> _Amounts:
+        """The context's amounts, read once when a claim first states one."""
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
-            self._amounts = ([q for qs in per_sentence for q in qs], numbers("\n".join(self._units)), per_sentence)
+            everywhere = [q for qs in per_sentence for q in qs]
+            self._amounts = _Amounts(everywhere, per_sentence, {q.value for q in everywhere if not q.unit},
+                                     {float(v) for v in numbers("\n".join(self._units))})
         return self._amounts
 
     def _quantity(self, claim: Span, sentence: Span) -> Contrast | None:
@@ -60,11 +72,10 @@ class Contrasts:
         mine = quantities(claim.text)
         if not mine:
             return None
-        everywhere, known_numbers, per_sentence = self.amounts()
-        theirs = per_sentence[sentence.unit] if 0 <= sentence.unit < len(per_sentence) else []
-        bare = {c.value for c in everywhere if not c.unit}  # "35 to 40 for brown rice": the unit said once before
+        known = self.amounts()
+        theirs = known.per_sentence[sentence.unit] if 0 <= sentence.unit < len(known.per_sentence) else []
         for q in mine:
-            if supported(q, everywhere) or q.value in bare or (not q.unit and q.value in {float(v) for v in known_numbers}):
+            if supported(q, known.everywhere) or q.value in known.bare or (not q.unit and q.value in known.numbers):
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
