@@ -22,7 +22,9 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
     """A claim the judge found supported, but which states a number or a name that the context
     does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
     structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
-    the record's, is contradicted. The deterministic checks overrule the judge."""
+    the record's, is contradicted; so is one that reuses a context sentence's words with another
+    negation, quantifier, modality, direction, roles or amount. The deterministic checks overrule
+    the judge."""
     if not (facts or records or contrasts):
         return
     text = context if isinstance(context, str) else "\n".join(context)

@@ -13,6 +13,7 @@ from rt4chart_plugins.rules.contrast.reading import (Span, bears_on, clause_of, 
                                                      is_content, names, negated_at, negators, same_subject,
                                                      scope_word, stem)
 
+
 @dataclass(frozen=True)
 class Contrast:
     """The context sentence ``unit`` marks ``kind`` differently: it says ``said`` where the claim says ``claimed``."""
@@ -24,7 +25,6 @@ class Contrast:
 
     def __str__(self) -> str:
         return f"{self.kind}: the context says \u201c{self.said}\u201d where the claim says \u201c{self.claimed}\u201d"
-
 
 
 def negation(claim: Span, sentence: Span) -> Contrast | None:
@@ -163,7 +163,8 @@ def relation(claim: Span, clause: Span) -> Contrast | None:
         if len({s for s, _ in theirs}) != 1:
             continue  # the clause does not use this scale, or uses both of its poles
         their_sign, j = theirs[0]
-        if claim.low[i + 1: i + 2] and claim.low[i + 1] == "than" and any(ch.isdigit() for ch in " ".join(claim.low[i + 2: i + 3])):
+        after = claim.low[i + 1: i + 3]
+        if len(after) == 2 and after[0] == "than" and any(ch.isdigit() for ch in after[1]):
             continue  # "more than 500" is an amount
         order = order_of(claim, i, clause, j)
         if not order:
