@@ -20,6 +20,6 @@ _spec.loader.exec_module(docs)
 pytestmark = pytest.mark.model
 
 
-@pytest.mark.parametrize("block", docs.cases(model=True), ids=lambda b: b.id)
+@pytest.mark.parametrize("block", docs.params(docs.cases(model=True)))
 def test_model_block(block, embedded_model_path, smollm2, tmp_path_factory, monkeypatch):
     docs.run_block(block, tmp_path_factory, monkeypatch)

@@ -26,6 +26,9 @@ An HTML comment on the line just before a fence marks a block that cannot run ev
   ``bash scripts/test.sh``, ``pip install ...``). These are the single exception: they are NOT
   run, only checked that every file or folder they name exists in the repository.
 
+- ``<!-- docs-test: slow -->``: runs for tens of seconds (the fault matrix); marked ``slow``, so the
+  fast unit run (``scripts/test.sh --fast``) leaves it to the full run.
+
 Markers combine: ``<!-- docs-test: model lab-data -->`` needs both (the integration test skips
 it without the lab's data).
 
@@ -56,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 #: what a document's scratch folder links to, so that blocks can name repository paths
 REACHABLE = ("examples", "docs", "lab", "scripts", "tests")
-MARKERS = {"model", "lab-data", "setup"}
+MARKERS = {"model", "lab-data", "setup", "slow"}
 RUNNABLE = {"python", "bash", "console", "sh", "shell"}
 SHELL = RUNNABLE - {"python"}
 PARSED = {"json", "jsonl", "toml"}
@@ -302,7 +305,12 @@ def parse_data(block: Block) -> None:
         tomllib.loads(block.body)
 
 
-@pytest.mark.parametrize("block", cases(model=False), ids=lambda b: b.id)
+def params(blocks: list[Block]) -> list:
+    """The blocks as pytest cases, a ``slow`` block marked so that the fast run deselects it."""
+    return [pytest.param(b, id=b.id, marks=[pytest.mark.slow] if "slow" in b.markers else []) for b in blocks]
+
+
+@pytest.mark.parametrize("block", params(cases(model=False)))
 def test_block(block: Block, tmp_path_factory, monkeypatch):
     run_block(block, tmp_path_factory, monkeypatch)
 
