@@ -3,7 +3,8 @@
 ``python -m rt4chart_lab.bench.speed`` times the trained verifier (the defaults of ``Verifier()``)
 on RAGTruth test-150's answers: each answer alone (median and p90 seconds, after one warm-up
 answer, so loading the model is not counted), then all of them through ``verify_many`` (answers
-per second). ``--limit N`` takes the first N answers; ``--concurrency`` is the batch's. Seconds
+per second). The encoder keeps the logits of the pairs it scored, so they are forgotten before
+each timed pass: both passes start cold. ``--limit N`` takes the first N answers; ``--concurrency`` is the batch's. Seconds
 depend on the machine and on what else runs on it: quote them with both.
 """
 
@@ -15,6 +16,7 @@ import statistics
 import time
 
 from rt4chart_plugins import Verifier
+from rt4chart_plugins.judges.trained.judge import forget_scores
 from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 
 
@@ -28,10 +30,12 @@ def main(argv: list[str] | None = None) -> None:
     verifier = Verifier()
     verifier.verify(**{k: rows[0][k] for k in ("context", "answer", "question")})  # load the model
     seconds = []
+    forget_scores()
     for row in rows:
         start = time.perf_counter()
         verifier.verify(context=row["context"], answer=row["answer"], question=row["question"])
         seconds.append(time.perf_counter() - start)
+    forget_scores()
     start = time.perf_counter()
     reports = verifier.verify_many(rows, concurrency=args.concurrency)
     batch = time.perf_counter() - start

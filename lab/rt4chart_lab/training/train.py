@@ -187,23 +187,14 @@ def export_onnx(model, tok, path: Path) -> None:
     )
 
 
-def onnx_logits(model_path: Path, tok, pairs: list[data.Pair], batch: int = 32) -> list[list[float]]:
-    """The encoder's (ENT, CON, NIC) logits for each pair, as the judge computes them."""
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = os.cpu_count() or 1
-    session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
-    out: list[list[float]] = []
-    for i in range(0, len(pairs), batch):
-        chunk = pairs[i : i + batch]
-        logits = session.run(["logits"], encoder.encode(tok, [p.claim for p in chunk], [p.premise for p in chunk]))[0]
-        out.extend(logits.astype(float).tolist())
-    return out
+def onnx_logits(model_path: Path, tok, pairs: list[data.Pair]) -> list[list[float]]:
+    """The encoder's (ENT, CON, NIC) logits for each pair, as the judge computes them (one pair a run)."""
+    scorer = encoder.PairScorer(model_path, tok, os.cpu_count() or 1)
+    return scorer.logits([p.claim for p in pairs], [p.premise for p in pairs])[0]
 
 
-def onnx_probs(model_path: Path, tok, pairs: list[data.Pair], batch: int = 32) -> list[list[float]]:
-    return softmax(np.asarray(onnx_logits(model_path, tok, pairs, batch))).tolist()
+def onnx_probs(model_path: Path, tok, pairs: list[data.Pair]) -> list[list[float]]:
+    return softmax(np.asarray(onnx_logits(model_path, tok, pairs))).tolist()
 
 
 def _features(pairs: list[data.Pair], logits: list[list[float]]) -> list[list[float]]:

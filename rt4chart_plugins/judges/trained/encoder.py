@@ -8,6 +8,8 @@ artifact fails with an error naming the command that rebuilds it instead of givi
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +99,89 @@ def token_counter(path: Path):
     return lambda texts: [len(e.ids) for e in tok.encode_batch(list(texts), add_special_tokens=False)]
 
 
+class PairScorer:
+    """The ONNX session, run on one (claim, premise) pair at a time by ``workers`` single-threaded runs
+    in parallel (a session's ``run`` is thread-safe).
+
+    One pair a run, because the int8 graph quantizes its activations per tensor
+    (``DynamicQuantizeLinear``): in a batch, a pair's logits depend on the other pairs and on their
+    padding. Batched 32 at a time rather than one at a time, 3.6 % of RAGTruth test-150's pairs
+    changed their top class, so a claim's verdict changed with the other sentences of its answer.
+    Alone, a pair's logits depend on the claim and its premise and nothing else. Parallel runs
+    rather than one run on every core: for these short sequences two single-threaded runs score
+    pairs 1.5 times as fast as one two-threaded run (lab/docs/benchmarks.md, "Speed").
+
+    Since a pair's logits are its own, the last ``memo`` pairs' logits are kept: a claim meets the
+    same premise in overlapping windows and again in the global pass (a tenth of test-150's pairs)."""
+
+    def __init__(self, model_path: Path, tokenizer: Any, workers: int, memo: int = 4096):
+        import onnxruntime as ort
+        from concurrent.futures import ThreadPoolExecutor
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self.tokenizer = tokenizer
+        self.workers = max(1, workers)
+        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="rt4chart-encoder")
+        self._memo: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        self._memo_size = memo
+        self._memo_lock = threading.Lock()
+
+    def logits(self, claims: list[str], premises: list[str]) -> tuple[list[list[float]], int]:
+        """The (ENT, CON, NIC) logits of each pair, in order, and the tokens run for them (none
+        for a pair already scored)."""
+        keys = list(zip(claims, premises))
+        with self._memo_lock:
+            known = {k: self._memo[k] for k in keys if k in self._memo}
+        todo = list(dict.fromkeys(k for k in keys if k not in known))
+        if todo:
+            pairs = [_one(x) for x in _encoded(self.tokenizer, [c for c, _ in todo], [p for _, p in todo])]
+            if len(pairs) == 1 or self.workers == 1:
+                fresh = [self._run(x) for x in pairs]
+            else:
+                fresh = list(self._pool.map(self._run, pairs))
+            with self._memo_lock:
+                for k, v in zip(todo, fresh):
+                    known[k] = self._memo[k] = v
+                while len(self._memo) > self._memo_size:
+                    self._memo.popitem(last=False)
+        with self._memo_lock:
+            for k in known:
+                if k in self._memo:
+                    self._memo.move_to_end(k)
+        return [known[k] for k in keys], sum(x["input_ids"].shape[1] for x in pairs) if todo else 0
+
+    def forget(self) -> None:
+        """Drop the kept logits (a benchmark that times the same answers twice starts cold)."""
+        with self._memo_lock:
+            self._memo.clear()
+
+    def _run(self, inputs: dict[str, Any]) -> list[float]:
+        return self.session.run(["logits"], inputs)[0][0].astype(float).tolist()
+
+
+def _encoded(tok, claims: list[str], premises: list[str]):
+    # the tokenizer refuses a lone surrogate (a TypeError); it reads U+FFFD in its place
+    return tok.encode_batch([(clean_text(c), clean_text(p)) for c, p in zip(claims, premises)])
+
+
+def _one(e) -> dict[str, Any]:
+    """One encoded pair as a batch of one, its padding (from the batch it was encoded in) cut off."""
+    import numpy as np
+
+    n = sum(e.attention_mask)
+    return {"input_ids": np.asarray([e.ids[:n]], dtype=np.int64),
+            "attention_mask": np.asarray([e.attention_mask[:n]], dtype=np.int64),
+            "token_type_ids": np.asarray([e.type_ids[:n]], dtype=np.int64)}
+
+
 def encode(tok, claims: list[str], premises: list[str]) -> dict[str, Any]:
     """int64 arrays for a batch of (claim, premise) pairs, as the ONNX graph and training expect."""
     import numpy as np
 
-    # the tokenizer refuses a lone surrogate (a TypeError); it reads U+FFFD in its place
-    batch = tok.encode_batch([(clean_text(c), clean_text(p)) for c, p in zip(claims, premises)])
+    batch = _encoded(tok, claims, premises)
     return {
         "input_ids": np.asarray([e.ids for e in batch], dtype=np.int64),
         "attention_mask": np.asarray([e.attention_mask for e in batch], dtype=np.int64),

@@ -1,7 +1,7 @@
 """The trained judge: a fine-tuned MiniLM cross-encoder that labels (claim, premise) pairs.
 
 Where the embedded LLM judge reads a window into a KV cache and answers one claim at a time in
-seconds, this judge scores every claim of a window in one ONNX batch in milliseconds. It cannot
+seconds, this judge scores every claim of a window in milliseconds, its pairs in parallel. It cannot
 write, so it does what needs no generation: claims are the answer sentences, evidence is the
 premise sentence(s) that best match the claim, and the unfaithful phrase is the stretch of the claim
 whose content words the premise lacks. How it was trained, and where it fails:
@@ -24,20 +24,18 @@ from rt4chart_plugins.rules.contrast import Contrasts
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import RecordChecks
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
-from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, encode, load_manifest,
+from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
                                                      load_tokenizer, token_counter)
 from rt4chart_plugins.judges.trained.localize import clause_spans, unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premises, coverage, needs_question
 
 @dataclass
 class _Loaded:
-    """One artifact in memory, shared by every judge that uses it (the session holds one run at a time)."""
+    """One artifact in memory, shared by every judge that uses it."""
 
-    session: Any
+    scorer: PairScorer
     manifest: Manifest
-    tokenizer: Any
     count_tokens: Any
-    lock: threading.Lock
 
 
 _LOADED: dict[tuple[str, int], _Loaded] = {}
@@ -58,21 +56,30 @@ CLAUSE_MARGIN = 0.15
 #: a contradicted claim's refuting sentence is looked for among this many of its premise's best-matching sentences
 EVIDENCE_CANDIDATES = 4
 _LOAD_LOCK = threading.Lock()
+# a forked child inherits the dict but not the encoder's worker threads: it loads its own
+os.register_at_fork(after_in_child=_LOADED.clear)
+
+
+def forget_scores() -> None:
+    """Every loaded artifact forgets the pairs it scored (:class:`.encoder.PairScorer`)."""
+    with _LOAD_LOCK:
+        for loaded in _LOADED.values():
+            loaded.scorer.forget()
 
 
 class TrainedJudge(Judge):
     """``Verifier(judge="trained")``. ``artifact_dir``: another artifact than the packaged one;
-    ``threshold``: support at or above which a claim is ENT (default: the one fitted in training).
+    ``threshold``: support at or above which a claim is ENT (default: the one fitted in training);
+    ``threads``: pairs scored at once, each on one core (default: all cores).
 
     P(ENT), P(CON) and P(NIC) come from the artifact's fitted decision over the encoder's logits,
     the share of the claim's words the premise contains and the number/name check
     (:mod:`rt4chart_plugins.judges.trained.decision`); the label is read off them."""
 
     def __init__(self, artifact_dir: str | Path | None = None, *, threshold: float | None = None,
-                 batch_size: int = 32, threads: int | None = None):
+                 threads: int | None = None):
         self.artifact_dir = Path(artifact_dir) if artifact_dir else None
         self._threshold = threshold
-        self.batch_size = batch_size
         self.threads = threads or os.cpu_count() or 1
         self._state: _Loaded | None = None
         self.name = "trained"
@@ -89,15 +96,10 @@ class TrainedJudge(Judge):
         key = (str(directory.resolve()), self.threads)
         with _LOAD_LOCK:  # one session per artifact: loading costs a checksum and 23 MB
             if key not in _LOADED or _LOADED[key].manifest.sha256 != manifest.sha256:
-                import onnxruntime as ort
-
                 directory, manifest = load_manifest(directory, check=True)
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = self.threads
-                session = ort.InferenceSession(str(directory / MODEL_FILE), opts, providers=["CPUExecutionProvider"])
                 tok = load_tokenizer(directory / TOKENIZER_FILE, manifest.max_length)
-                counter = token_counter(directory / TOKENIZER_FILE)
-                _LOADED[key] = _Loaded(session, manifest, tok, counter, threading.Lock())
+                scorer = PairScorer(directory / MODEL_FILE, tok, self.threads)
+                _LOADED[key] = _Loaded(scorer, manifest, token_counter(directory / TOKENIZER_FILE))
             self._state = _LOADED[key]
         manifest = self._state.manifest
         self.name = f"trained-minilm-v{manifest.version}-{manifest.sha256[:8]}"
@@ -218,15 +220,11 @@ class TrainedJudge(Judge):
                 judgement.reason += f"; the context says instead: \u201c{request.sentences[i].text.strip()}\u201d"
 
     def _logits(self, loaded: _Loaded, claims: list[str], premises: list[str], cost: Cost) -> list[list[float]]:
-        """The encoder's (ENT, CON, NIC) logits for each (claim, premise) pair, in batches."""
-        out: list[list[float]] = []
-        for i in range(0, len(claims), self.batch_size):
-            batch = encode(loaded.tokenizer, claims[i : i + self.batch_size], premises[i : i + self.batch_size])
-            with loaded.lock:
-                logits = loaded.session.run(["logits"], batch)[0]
-            out.extend(logits.astype(float).tolist())
+        """The encoder's (ENT, CON, NIC) logits for each (claim, premise) pair: one encoder call."""
+        out, tokens = loaded.scorer.logits(claims, premises)
+        if claims:
             cost.judge_calls += 1
-            cost.prompt_tokens += int(batch["attention_mask"].sum())
+            cost.prompt_tokens += tokens
         return out
 
     def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
