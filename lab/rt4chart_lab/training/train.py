@@ -190,7 +190,7 @@ def export_onnx(model, tok, path: Path) -> None:
 def onnx_logits(model_path: Path, tok, pairs: list[data.Pair]) -> list[list[float]]:
     """The encoder's (ENT, CON, NIC) logits for each pair, as the judge computes them (one pair a run)."""
     scorer = encoder.PairScorer(model_path, tok, os.cpu_count() or 1)
-    return scorer.logits([p.claim for p in pairs], [p.premise for p in pairs])[0]
+    return scorer.logits([p.claim for p in pairs], [p.premise for p in pairs])[0]  # (logits, tokens, kept)
 
 
 def onnx_probs(model_path: Path, tok, pairs: list[data.Pair]) -> list[list[float]]:

@@ -129,9 +129,9 @@ class PairScorer:
         self._memo_size = memo
         self._memo_lock = threading.Lock()
 
-    def logits(self, claims: list[str], premises: list[str]) -> tuple[list[list[float]], int]:
-        """The (ENT, CON, NIC) logits of each pair, in order, and the tokens run for them (none
-        for a pair already scored)."""
+    def logits(self, claims: list[str], premises: list[str]) -> tuple[list[list[float]], int, int]:
+        """The (ENT, CON, NIC) logits of each pair, in order; the tokens run for them; and how
+        many pairs were read back instead of run."""
         keys = list(zip(claims, premises))
         with self._memo_lock:
             known = {k: self._memo[k] for k in keys if k in self._memo}
@@ -151,7 +151,8 @@ class PairScorer:
             for k in known:
                 if k in self._memo:
                     self._memo.move_to_end(k)
-        return [known[k] for k in keys], sum(x["input_ids"].shape[1] for x in pairs) if todo else 0
+        tokens = sum(x["input_ids"].shape[1] for x in pairs) if todo else 0
+        return [known[k] for k in keys], tokens, len(keys) - len(todo)
 
     def forget(self) -> None:
         """Drop the kept logits (a benchmark that times the same answers twice starts cold)."""

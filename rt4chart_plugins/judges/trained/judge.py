@@ -221,10 +221,11 @@ class TrainedJudge(Judge):
 
     def _logits(self, loaded: _Loaded, claims: list[str], premises: list[str], cost: Cost) -> list[list[float]]:
         """The encoder's (ENT, CON, NIC) logits for each (claim, premise) pair: one encoder call."""
-        out, tokens = loaded.scorer.logits(claims, premises)
-        if claims:
+        out, tokens, kept = loaded.scorer.logits(claims, premises)
+        if tokens:
             cost.judge_calls += 1
             cost.prompt_tokens += tokens
+        cost.cache_hits += kept
         return out
 
     def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,

@@ -356,10 +356,10 @@ def test_a_pair_scored_before_is_read_back_not_run_again():
     tok = encoder.load_tokenizer(directory / encoder.TOKENIZER_FILE, manifest.max_length)
     scorer = encoder.PairScorer(directory / encoder.MODEL_FILE, tok, workers=2, memo=2)
     claims, premises = ["Membership is free.", "It opened in 1962."], ["Membership is free for residents.", CONTEXT]
-    first, tokens = scorer.logits(claims, premises)
-    assert tokens > 0 and len(first) == 2
-    again, tokens_again = scorer.logits(claims[::-1], premises[::-1])
-    assert again == first[::-1] and tokens_again == 0
+    first, tokens, kept = scorer.logits(claims, premises)
+    assert tokens > 0 and len(first) == 2 and kept == 0
+    again, tokens_again, kept = scorer.logits(claims[::-1], premises[::-1])
+    assert again == first[::-1] and tokens_again == 0 and kept == 2
     scorer.logits(["A third claim."], ["Another premise."])  # the memo holds two: the oldest pair goes
-    _, tokens_after = scorer.logits(claims, premises)
-    assert 0 < tokens_after < tokens
+    _, tokens_after, kept = scorer.logits(claims, premises)
+    assert 0 < tokens_after < tokens and kept == 1
