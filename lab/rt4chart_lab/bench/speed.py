@@ -4,8 +4,9 @@
 on RAGTruth test-150's answers: each answer alone (median and p90 seconds, after one warm-up
 answer, so loading the model is not counted), then all of them through ``verify_many`` (answers
 per second). The encoder keeps the logits of the pairs it scored, so they are forgotten before
-each timed pass: both passes start cold. ``--limit N`` takes the first N answers; ``--concurrency`` is the batch's. Seconds
-depend on the machine and on what else runs on it: quote them with both.
+each timed pass: both passes start cold. ``--limit N`` takes the first N answers;
+``--concurrency`` is the batch's. Seconds depend on the machine and on what else runs on it:
+quote them with both.
 """
 
 from __future__ import annotations
