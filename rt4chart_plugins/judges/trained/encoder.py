@@ -133,25 +133,24 @@ class PairScorer:
         """The (ENT, CON, NIC) logits of each pair, in order; the tokens run for them; and how
         many pairs were read back instead of run."""
         keys = list(zip(claims, premises))
-        with self._memo_lock:
-            known = {k: self._memo[k] for k in keys if k in self._memo}
-        todo = list(dict.fromkeys(k for k in keys if k not in known))
+        known: dict[tuple[str, str], list[float]] = {}
+        with self._memo_lock:  # a pair read back becomes the most recently used
+            for k in keys:
+                if k in self._memo:
+                    self._memo.move_to_end(k)
+                    known[k] = self._memo[k]
+        todo = [k for k in dict.fromkeys(keys) if k not in known]
+        tokens = 0
         if todo:
             pairs = [_one(x) for x in _encoded(self.tokenizer, [c for c, _ in todo], [p for _, p in todo])]
-            if len(pairs) == 1 or self.workers == 1:
-                fresh = [self._run(x) for x in pairs]
-            else:
-                fresh = list(self._pool.map(self._run, pairs))
+            fresh = ([self._run(x) for x in pairs] if len(pairs) == 1 or self.workers == 1
+                     else list(self._pool.map(self._run, pairs)))
+            tokens = sum(x["input_ids"].shape[1] for x in pairs)
             with self._memo_lock:
                 for k, v in zip(todo, fresh):
                     known[k] = self._memo[k] = v
                 while len(self._memo) > self._memo_size:
                     self._memo.popitem(last=False)
-        with self._memo_lock:
-            for k in known:
-                if k in self._memo:
-                    self._memo.move_to_end(k)
-        tokens = sum(x["input_ids"].shape[1] for x in pairs) if todo else 0
         return [known[k] for k in keys], tokens, len(keys) - len(todo)
 
     def forget(self) -> None:
