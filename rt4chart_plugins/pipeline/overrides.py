@@ -10,9 +10,9 @@ quantifier, modality, direction, roles or amount is contradicted and cites that 
 
 from __future__ import annotations
 
-from rt4chart_plugins.rules.contrast import Contrasts
-from rt4chart_plugins.rules.facts import unsupported_facts
-from rt4chart_plugins.rules.records import RecordChecks
+from rt4chart_plugins.rules.contrast import contrasts_of
+from rt4chart_plugins.rules.facts import KnownFacts
+from rt4chart_plugins.rules.records import records_of
 from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence
 
 
@@ -29,8 +29,9 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
         return
     text = context if isinstance(context, str) else "\n".join(context)
     overruled = flipped = contradicted = 0
-    record = RecordChecks([u.text for u in units]) if records else None
-    contrast = Contrasts([u.text for u in units]) if contrasts else None
+    record = records_of([u.text for u in units]) if records else None
+    contrast = contrasts_of([u.text for u in units]) if contrasts else None
+    known: KnownFacts | None = None  # read when a claim first needs it
     for v in verdicts:
         if v.label != Label.ENT:
             continue
@@ -52,7 +53,8 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
             continue
         if not facts:
             continue
-        missing = unsupported_facts(v.text, text, question)
+        known = known or KnownFacts(text, question)
+        missing = known.missing(v.text)
         if missing:
             v.unsupported_facts = missing
             v.label = Label.NIC

@@ -71,22 +71,40 @@ def names(text: str) -> set[str]:
     return out
 
 
+class KnownFacts:
+    """The numbers, amounts and words of one source (a context and its question), read once: a
+    verification checks every claim of an answer against the same context, and reading a long
+    context's numbers again for each claim cost more than the rest of the check."""
+
+    def __init__(self, context: str, question: str | None = None):
+        self.source = context + "\n" + (question or "")
+        self.numbers = numbers(self.source)
+        self.lowered = self.source.lower()
+        self._amounts: list | None = None
+
+    def amounts(self) -> list:
+        """The source's quantities, read when a claim first states a number the source lacks."""
+        if self._amounts is None:
+            self._amounts = quantities(self.source)
+        return self._amounts
+
+    def missing(self, claim: str) -> list[str]:
+        """Numbers and names of the claim found nowhere in the source."""
+        unknown = numbers(claim, as_claim=True) - self.numbers
+        if unknown:  # "12,000 metres" against "12 kilometres": the same amount in another unit is known
+            known = set().union(*(numbers(q.text) for q in quantities(claim) if supported(q, self.amounts())))
+            unknown -= known
+        missing = [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
+        # "Pennsylvania" against a record's "state": "PA" is the same place
+        spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
+        missing += sorted(n for n in names(claim)
+                          if n not in self.lowered and n not in spelled and not _plural_of_known(n, self.lowered))
+        return missing
+
+
 def unsupported_facts(claim: str, context: str, question: str | None = None) -> list[str]:
     """Numbers and names of the claim found nowhere in the context or the question."""
-    source = context + "\n" + (question or "")
-    known_numbers = numbers(source)
-    lowered = source.lower()
-    unknown = numbers(claim, as_claim=True) - known_numbers
-    if unknown:  # "12,000 metres" against "12 kilometres": the same amount in another unit is known
-        context_amounts = quantities(source)
-        known = set().union(*(numbers(q.text) for q in quantities(claim) if supported(q, context_amounts)))
-        unknown -= known
-    missing = [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
-    # "Pennsylvania" against a record's "state": "PA" is the same place
-    spelled = {w.lower() for name, code in region_names(claim) if has_code(source, code) for w in name.split()}
-    missing += sorted(n for n in names(claim)
-                      if n not in lowered and n not in spelled and not _plural_of_known(n, lowered))
-    return missing
+    return KnownFacts(context, question).missing(claim)
 
 
 def _plural_of_known(name: str, lowered_source: str) -> bool:

@@ -20,9 +20,9 @@ from typing import Any
 
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.rules.contrast import Contrasts
+from rt4chart_plugins.rules.contrast import contrasts_of
 from rt4chart_plugins.rules.facts import unsupported_facts
-from rt4chart_plugins.rules.records.checks import RecordChecks
+from rt4chart_plugins.rules.records.checks import records_of
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
 from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
                                                      load_tokenizer, token_counter)
@@ -129,8 +129,8 @@ class TrainedJudge(Judge):
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
         premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget, question=manifest.question)
-        record = RecordChecks(texts)
-        contrasts = Contrasts(texts)
+        record = records_of(texts)
+        contrasts = contrasts_of(texts)
         question = premise_question(request)
         picked = [premises.pick(c.text, question) for c in request.claims]
         logits = self._logits(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)

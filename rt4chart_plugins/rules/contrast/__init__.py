@@ -34,8 +34,8 @@ them must show it. A weakening ("some" where the context says "all") is not a co
 lists are closed-class English words and common antonym pairs, never the words of one example.
 """
 
-from rt4chart_plugins.rules.contrast.align import Contrasts
+from rt4chart_plugins.rules.contrast.align import Contrasts, contrasts_of
 from rt4chart_plugins.rules.contrast.checks import Contrast
 from rt4chart_plugins.rules.contrast.reading import tokens
 
-__all__ = ["Contrast", "Contrasts", "tokens"]
+__all__ = ["Contrast", "Contrasts", "contrasts_of", "tokens"]

@@ -13,6 +13,7 @@ from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.quantities import Quantity, comparable, quantities, supported
+from rt4chart_plugins.rules.shared import PerContext
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,13 @@ class _Amounts:
 
 
 class Contrasts:
-    """Every sentence of one context, split into clauses, ready to be compared with claims."""
+    """Every sentence of one context, split into clauses, ready to be compared with claims; what
+    it found for a claim is kept, since the judge and the pipeline's rules ask about the same claims."""
 
     def __init__(self, units: Sequence[str]):
         self._units = list(units)
         self._amounts: _Amounts | None = None
+        self._found: dict[str, Contrast | None] = {}
         # a question asserts nothing ("wouldn't one instructor have noticed?"): it has no words to align with
         self.sentences = [span(i, "" if t.rstrip().endswith("?") else t) for i, t in enumerate(units)]
         self.clauses = [[span(i, c) for c in clauses(t)] for i, t in enumerate(units)]
@@ -38,6 +41,11 @@ class Contrasts:
     def find(self, claim: str) -> Contrast | None:
         """The contrast between ``claim`` (or one of its conjuncts) and the context sentence it
         aligns with, or None."""
+        if claim not in self._found:
+            self._found[claim] = self._search(claim)
+        return self._found[claim]
+
+    def _search(self, claim: str) -> Contrast | None:
         pieces = CONJUNCT.split(claim)
         for text in [claim, *(pieces if len(pieces) > 1 else [])]:
             found = self._find(span(-1, text))
@@ -92,3 +100,5 @@ class Contrasts:
         return found or state(claim, sentence) or self._quantity(claim, sentence)
 
 
+#: the contrasts of a context, read once for the judge and the pipeline's rules (:mod:`..shared`)
+contrasts_of: PerContext[Contrasts] = PerContext(Contrasts)
