@@ -56,7 +56,9 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("pipeline")
     g.add_argument("--decomposition", choices=["llm", "sentence", "holistic"], default=None,
                    help="claim decomposition (default: llm)")
-    g.add_argument("--window-size", type=int, default=25)
+    g.add_argument("--window-size", type=int, default=None,
+                   help="W, context sentences per local window (default: the judge's; 25 for LLM judges, "
+                        "the whole context for the trained verifier)")
     g.add_argument("--window-overlap", type=int, default=10)
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
 

@@ -6,6 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+#: the method's W (method.md §1): context sentences per local window, for a judge that reads a
+#: window as it is given
+METHOD_WINDOW_SIZE = 25
+
 
 class PipelineConfig(BaseModel):
     """Knobs of the RT4CHART backward program (method.md §1). Unknown knobs are refused."""
@@ -13,7 +17,9 @@ class PipelineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     decomposition: Literal["llm", "sentence", "holistic"] = "llm"
-    window_size: int = Field(25, ge=1, description="W: sentences per local window")
+    window_size: int | None = Field(
+        None, ge=1, description="W: sentences per local window; None leaves it to the judge: the method's 25, or "
+                                "the whole context as one window for the trained verifier (Judge.one_window)")
     window_overlap: int = Field(10, ge=0, description="O: sentences shared by consecutive windows")
     global_verification: bool = True
     sub_sentence_spans: bool = Field(
@@ -36,9 +42,11 @@ class PipelineConfig(BaseModel):
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> "PipelineConfig":
-        if self.window_overlap >= self.window_size:
+        size = self.window_size if self.window_size is not None else METHOD_WINDOW_SIZE
+        if self.window_overlap >= size:
+            given = f"{size}" if self.window_size is not None else f"{size}, the method's, when it is left unset"
             raise ValueError(
                 f"window_overlap ({self.window_overlap}) must be smaller than window_size "
-                f"({self.window_size}); otherwise windows never advance"
+                f"({given}); otherwise windows never advance"
             )
         return self

@@ -23,7 +23,7 @@ from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.decompose import decompose
 from rt4chart_plugins.pipeline.global_ import verify_global
 from rt4chart_plugins.pipeline.overrides import apply_rules
-from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local
+from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, window_shape
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.pipeline.verdicts import claim_verdict
 from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report
@@ -116,7 +116,8 @@ class Verifier(Detector):
             final = {c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in claims}
         elif claims:
             costs = sentence_costs(context_sentences, judge)
-            windows, shrink_note = fit_windows(costs, cfg.window_size, cfg.window_overlap, judge.context_budget())
+            size, overlap = window_shape(cfg.window_size, cfg.window_overlap, judge, len(context_sentences))
+            windows, shrink_note = fit_windows(costs, size, overlap, judge.context_budget())
             if shrink_note:
                 notes.append(shrink_note)
             run_global = cfg.global_verification and len(windows) > 1
@@ -130,6 +131,9 @@ class Verifier(Detector):
                     claims, local, context_sentences, costs, windows, judge, question,
                     cfg.sub_sentence_spans, cost, corrections, notes,
                 ))
+            elif cfg.global_verification and cfg.window_size is None and judge.one_window:
+                notes.append("global verification skipped: the judge read the whole context as one window, "
+                             "so it would repeat the local pass")
             elif cfg.global_verification:
                 notes.append("global verification skipped: the context fits in one window, so it would repeat the local pass")
 

@@ -54,6 +54,12 @@ class Judge(ABC):
 
     #: identifies the model in reports and in the cache key
     name: str = "judge"
+    #: True for a judge whose verdict on the whole context is final, so that windows would only
+    #: repeat work: one that reads a claim against what it picks out of the sentences it is given,
+    #: whatever their number (the trained verifier picks a 120-token premise). An LLM judge reads
+    #: the window it is given, and a long one dilutes its attention, so it keeps the method's
+    #: windows. Read only when the pipeline's ``window_size`` is left unset.
+    one_window: bool = False
 
     @abstractmethod
     async def decompose(

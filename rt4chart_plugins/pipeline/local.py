@@ -1,13 +1,16 @@
 """Stage 3: local verification. Every claim against every overlapping window, then the OR-join.
 
 Windows of W sentences advance by W−O. When a window would not fit the judge's context budget it
-is shrunk (W and O scaled down together) rather than truncated, so no sentence goes unread.
+is shrunk (W and O scaled down together) rather than truncated, so no sentence goes unread. W left
+unset is the judge's: the method's 25, or the whole context for a judge whose verdict there is
+final (``Judge.one_window``).
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from rt4chart_plugins.config import METHOD_WINDOW_SIZE
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
 from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 from rt4chart_plugins.pipeline.evidence import check_evidence
@@ -30,6 +33,17 @@ def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:
         if last >= n_sentences - 1:
             return windows
         first += stride
+
+
+def window_shape(size: int | None, overlap: int, judge: Judge, n_sentences: int) -> tuple[int, int]:
+    """W and O for one verification: the ones set; else one window over the whole context for a
+    judge whose verdict there is final (the global pass would replace every window's verdict
+    with it, so the windows would only cost time), else the method's W."""
+    if size is not None:
+        return size, overlap
+    if judge.one_window:
+        return max(1, n_sentences), 0
+    return METHOD_WINDOW_SIZE, overlap
 
 
 def sentence_costs(context: list[Sentence], judge: Judge) -> list[int]:

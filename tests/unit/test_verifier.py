@@ -67,6 +67,41 @@ def test_global_pass_runs_with_adaptive_modes_when_context_spans_windows():
     assert [c.label for c in report.claims] == [Label.ENT, Label.CON, Label.NIC]
 
 
+class OneWindowJudge(ScriptedJudge):
+    """A judge whose verdict on the whole context is final (as the trained verifier's is)."""
+
+    one_window = True
+
+
+LONG_CONTEXT = [f"Filler sentence number {i}." for i in range(60)]
+LONG_CONTEXT[3] = "The trial lasts 14 days."
+LONG_CONTEXT[50] = "Only verified users are eligible."
+
+
+def test_windows_left_unset_are_the_methods_for_a_judge_that_reads_its_window():
+    judge = ScriptedJudge(RULES)
+    report = Verifier(judge, decomposition="sentence").verify(context=LONG_CONTEXT, answer="The trial lasts 14 days.")
+    assert [(w.first, w.last) for w in report.windows] == [(0, 24), (15, 39), (30, 54), (45, 59)]
+    assert {r.mode for r in judge.requests} >= {"local", "global_hint"}
+
+
+def test_a_one_window_judge_reads_the_whole_context_once_unless_windows_are_set():
+    judge = OneWindowJudge(RULES)
+    report = Verifier(judge, decomposition="sentence").verify(
+        context=LONG_CONTEXT, answer="The trial lasts 14 days. It applies to all users.")
+    assert [(w.first, w.last) for w in report.windows] == [(0, 59)]
+    assert [(r.mode, len(r.sentences)) for r in judge.requests] == [("local", 60)]
+    assert [c.label for c in report.claims] == [Label.ENT, Label.CON]
+    assert [e.sentence_id for e in report.claims[1].evidence] == [50]
+    assert any("read the whole context as one window" in n for n in report.notes)
+    assert not any(c.global_checked for c in report.claims)
+
+    judge = OneWindowJudge(RULES)
+    report = Verifier(judge, decomposition="sentence", window_size=25).verify(
+        context=LONG_CONTEXT, answer="The trial lasts 14 days.")
+    assert len(report.windows) == 4 and "global_hint" in {r.mode for r in judge.requests}
+
+
 def test_no_global_pass_when_disabled():
     judge = ScriptedJudge(RULES)
     Verifier(judge, decomposition="sentence", window_size=2, window_overlap=1, global_verification=False).verify(

@@ -3,10 +3,12 @@
 ``python -m rt4chart_lab.bench.speed`` times the trained verifier (the defaults of ``Verifier()``)
 on RAGTruth test-150's answers: each answer alone (median and p90 seconds, after one warm-up
 answer, so loading the model is not counted), then all of them through ``verify_many`` (answers
-per second). The encoder keeps the logits of the pairs it scored, so they are forgotten before
-each timed pass: both passes start cold. ``--limit N`` takes the first N answers;
-``--concurrency`` is the batch's. Seconds depend on the machine and on what else runs on it:
-quote them with both.
+per second). The encoder keeps the logits of the pairs it scored, and the rules their reading of
+the last contexts, so both are forgotten before each timed pass: both passes start cold. ``--limit N`` takes the first N answers;
+``--concurrency`` is the batch's; ``--window-size W`` (with ``--window-overlap``) sets the pipeline's
+windows instead of leaving them to the judge (25 and 10 time the windows and the global pass
+that the verifier read before it took the whole context as one window). Seconds depend on the
+machine and on what else runs on it: quote them with both.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.judges.trained.judge import forget_scores
+from rt4chart_plugins.rules.shared import forget_contexts
 from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 
 
@@ -26,17 +29,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--window-size", type=int)
+    parser.add_argument("--window-overlap", type=int, default=10)
     args = parser.parse_args(argv)
     rows = [r.verify_input() for r in load_ragtruth(resolve_data_dir(args.data_dir), "test-150", limit=args.limit)]
-    verifier = Verifier()
+    verifier = Verifier(**({"window_size": args.window_size, "window_overlap": args.window_overlap}
+                           if args.window_size else {}))
     verifier.verify(**{k: rows[0][k] for k in ("context", "answer", "question")})  # load the model
     seconds = []
     forget_scores()
+    forget_contexts()
     for row in rows:
         start = time.perf_counter()
         verifier.verify(context=row["context"], answer=row["answer"], question=row["question"])
         seconds.append(time.perf_counter() - start)
     forget_scores()
+    forget_contexts()
     start = time.perf_counter()
     reports = verifier.verify_many(rows, concurrency=args.concurrency)
     batch = time.perf_counter() - start

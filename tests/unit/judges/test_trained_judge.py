@@ -363,3 +363,25 @@ def test_a_pair_scored_before_is_read_back_not_run_again():
     scorer.logits(["A third claim."], ["Another premise."])  # the memo holds two: the oldest pair goes
     _, tokens_after, kept = scorer.logits(claims, premises)
     assert 0 < tokens_after < tokens and kept == 1
+
+
+def test_one_window_over_the_whole_context_gives_the_verdicts_of_windows_and_the_global_pass():
+    # 45 sentences: three windows of the method's 25 with the trained verifier's window left
+    # unset would be one; either way every claim ends judged against the whole context
+    towns = ["Ashford", "Brookline", "Cedar Falls", "Dunmore", "Eastport", "Fairview", "Glenwood", "Hillcrest"]
+    filler = [f"The {town} branch opened in {1950 + 3 * i} and lends {200 + 17 * i} bicycles a year."
+              for i, town in enumerate(towns * 5)]
+    context = CONTEXT + " " + " ".join(filler)
+    answer = ("Membership is not free for residents of the county. The library is open from 9 AM to 6 PM on weekdays. "
+              "The Glenwood branch opened in 1968. The library also runs a rooftop cafe that serves lunch.")
+    whole = Verifier("trained").verify(context, answer)
+    windowed = Verifier("trained", window_size=25, window_overlap=10).verify(context, answer)
+    assert len(whole.windows) == 1 and len(windowed.windows) == 3
+    assert all(c.global_checked for c in windowed.claims)
+
+    def seen(report):
+        return [(c.label, c.probs, [e.sentence_id for e in c.evidence], c.phrase_span, c.reason) for c in report.claims]
+
+    assert seen(whole) == seen(windowed)
+    assert {c.label for c in whole.claims} == {Label.ENT, Label.CON, Label.NIC}
+    assert whole.cost.prompt_tokens < windowed.cost.prompt_tokens

@@ -54,3 +54,9 @@ def test_overlap_not_below_size_is_rejected():
         make_windows(10, 5, 5)
     with pytest.raises(ValueError, match="window_overlap"):
         PipelineConfig(window_size=10, window_overlap=12)
+
+
+def test_an_overlap_too_large_for_the_methods_window_is_rejected_when_the_size_is_left_unset():
+    with pytest.raises(ValueError, match="25, the method's"):
+        PipelineConfig(window_overlap=30)
+    assert PipelineConfig(window_overlap=30, window_size=40).window_size == 40
