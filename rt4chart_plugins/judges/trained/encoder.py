@@ -112,7 +112,9 @@ class PairScorer:
     pairs 1.5 times as fast as one two-threaded run (lab/docs/benchmarks.md, "Speed").
 
     Since a pair's logits are its own, the last ``memo`` pairs' logits are kept: a claim meets the
-    same premise in overlapping windows and again in the global pass (a tenth of test-150's pairs)."""
+    same premise in overlapping windows and again in the global pass when windows are set (a tenth of
+    test-150's pairs with windows of 25), and a sentence that several answers to one context share
+    meets it again in each."""
 
     def __init__(self, model_path: Path, tokenizer: Any, workers: int, memo: int = 4096):
         import onnxruntime as ort
