@@ -53,6 +53,9 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
                    help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)")
     g.add_argument("--band", type=float, default=None,
                    help="auto judge: how far from the threshold a claim's P(ENT) counts as uncertain (default 0.25)")
+    g.add_argument("--flag-only", action=argparse.BooleanOptionalAction, default=None,
+                   help="auto judge: the LLM judges only claims found supported, and can only flag them "
+                        "(default); --no-flag-only lets it relabel any uncertain claim")
     g = p.add_argument_group("pipeline")
     g.add_argument("--decomposition", choices=["llm", "sentence", "holistic"], default=None,
                    help="claim decomposition (default: llm)")
@@ -88,6 +91,8 @@ def judge_kwargs(args: argparse.Namespace) -> dict:
         if llm:
             out["llm"] = llm
         out.update({k: v for k in ("budget", "band") if (v := getattr(args, k, None)) is not None})
+        if getattr(args, "flag_only", None) is not None:
+            out["flag_only"] = args.flag_only
         return out
     elif args.model_path:
         kwargs["model_path"] = args.model_path

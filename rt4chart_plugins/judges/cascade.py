@@ -6,6 +6,12 @@ uncertain; the most uncertain ones, at most ``budget`` of a request's claims (ro
 the LLM against the same window, and its verdict (label, evidence, phrase, reason) replaces the
 verifier's. Claims are the answer sentences, as the trained verifier has them; the LLM re-judges
 each sentence whole. Windows are fitted to the LLM's context budget, since any claim may reach it.
+
+By default (``flag_only``) the LLM may only overrule an ENT: it sees the claims the verifier
+found supported (those within ``band`` above the threshold), and its verdict counts when it flags
+one. Allowed to overrule any verdict, on 30 RAGTruth test answers it cleared more true flags than
+it added (answer recall 0.80 → 0.53); only flagging, it kept the verifier's answer F1 (0.77) and
+raised span F1 from 0.36 to 0.45 (lab/docs/benchmarks.md, "The cascade").
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ class CascadeJudge(Judge):
     uncertain one); ``band``: how far from the threshold a P(ENT) counts as uncertain. ``trained``
     and ``llm`` are the two judges' options (see ``TrainedJudge`` and ``LlamaCppJudge``)."""
 
-    def __init__(self, *, budget: float = 0.25, band: float = 0.25, trained: dict[str, Any] | None = None,
-                 llm: dict[str, Any] | None = None):
+    def __init__(self, *, budget: float = 0.25, band: float = 0.25, flag_only: bool = True,
+                 trained: dict[str, Any] | None = None, llm: dict[str, Any] | None = None):
         from rt4chart_plugins.errors import InvalidInput
 
         if not 0.0 <= budget <= 1.0 or not 0.0 <= band <= 1.0:
@@ -31,13 +37,13 @@ class CascadeJudge(Judge):
         from rt4chart_plugins.judges.llama import LlamaCppJudge
         from rt4chart_plugins.judges.trained import TrainedJudge
 
-        self.budget, self.band = budget, band
+        self.budget, self.band, self.flag_only = budget, band, flag_only
         self.trained = TrainedJudge(**(trained or {}))
         self.llm = LlamaCppJudge(**(llm or {}))
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return f"auto({self.trained.name}+{self.llm.name},budget={self.budget:g})"
+        return f"auto({self.trained.name}+{self.llm.name},budget={self.budget:g}{',flag-only' if self.flag_only else ''})"
 
     def prepare(self) -> None:
         self.trained.prepare()
@@ -59,7 +65,8 @@ class CascadeJudge(Judge):
         of one claim, and rounding down would never let its claim reach the LLM."""
         t = self.trained.threshold
         near = [(abs(j.probs[Label.ENT] - t), j.claim_id) for j in result.judgements
-                if j.probs and abs(j.probs[Label.ENT] - t) <= self.band]
+                if j.probs and abs(j.probs[Label.ENT] - t) <= self.band
+                and (j.label == Label.ENT or not self.flag_only)]
         return [cid for _, cid in sorted(near)[: math.ceil(self.budget * n_claims - 1e-9)]]
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
@@ -73,7 +80,10 @@ class CascadeJudge(Judge):
         better = {j.claim_id: j for j in second.judgements}
         out = VerifyResult(unjudged=dict(first.unjudged))
         for j in first.judgements:
-            if j.claim_id in better:
+            if j.claim_id in better and self.flag_only and better[j.claim_id].label == Label.ENT:
+                j.reason = f"{j.reason}; the embedded LLM agrees" if j.reason else "the embedded LLM agrees"
+                out.judgements.append(j)
+            elif j.claim_id in better:
                 llm = better[j.claim_id]
                 llm.reason = (f"embedded LLM (the trained verifier was unsure: P(ENT)={j.probs[Label.ENT]:.2f}): "
                               f"{llm.reason or ''}").rstrip(": ")

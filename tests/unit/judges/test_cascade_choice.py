@@ -17,7 +17,7 @@ def _result(*p_ent: float) -> VerifyResult:
 
 
 def _cascade(budget: float, band: float) -> CascadeJudge:
-    judge = CascadeJudge(budget=budget, band=band, trained={"threshold": 0.45})
+    judge = CascadeJudge(budget=budget, band=band, flag_only=False, trained={"threshold": 0.45})
     assert judge.trained.threshold == 0.45
     return judge
 
@@ -42,3 +42,12 @@ def test_a_budget_or_band_outside_zero_to_one_is_refused(budget, band):
 
     with pytest.raises(InvalidInput, match="budget and band"):
         CascadeJudge(budget=budget, band=band)
+
+
+def test_flag_only_sends_only_the_claims_found_supported():
+    result = _result(0.95, 0.50, 0.30, 0.44, 0.05)
+    judge = CascadeJudge(budget=1.0, band=1.0, trained={"threshold": 0.45})  # flag_only is the default
+    assert judge.uncertain(result, 5) == [1, 0]  # the ENTs, nearest the threshold first
+    judge.band = 0.25
+    assert judge.uncertain(result, 5) == [1]
+    assert "flag-only" in judge.name
