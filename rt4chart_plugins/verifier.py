@@ -23,7 +23,7 @@ from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.decompose import decompose
 from rt4chart_plugins.pipeline.global_ import verify_global
 from rt4chart_plugins.pipeline.overrides import apply_rules
-from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, window_shape
+from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, whole_context, window_shape
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.pipeline.verdicts import claim_verdict
 from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report
@@ -131,7 +131,7 @@ class Verifier(Detector):
                     claims, local, context_sentences, costs, windows, judge, question,
                     cfg.sub_sentence_spans, cost, corrections, notes,
                 ))
-            elif cfg.global_verification and cfg.window_size is None and judge.one_window:
+            elif cfg.global_verification and whole_context(cfg.window_size, judge):
                 notes.append("global verification skipped: the judge read the whole context as one window, "
                              "so it would repeat the local pass")
             elif cfg.global_verification:

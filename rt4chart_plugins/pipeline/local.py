@@ -35,15 +35,19 @@ def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:
         first += stride
 
 
+def whole_context(size: int | None, judge: Judge) -> bool:
+    """Whether a verification reads the whole context as one window: W left unset, and a judge
+    whose verdict there is final (the global pass would replace every window's verdict with it,
+    so the windows would only cost time)."""
+    return size is None and judge.one_window
+
+
 def window_shape(size: int | None, overlap: int, judge: Judge, n_sentences: int) -> tuple[int, int]:
-    """W and O for one verification: the ones set; else one window over the whole context for a
-    judge whose verdict there is final (the global pass would replace every window's verdict
-    with it, so the windows would only cost time), else the method's W."""
-    if size is not None:
-        return size, overlap
-    if judge.one_window:
+    """W and O for one verification: the ones set; else one window over the whole context
+    (:func:`whole_context`), else the method's W."""
+    if whole_context(size, judge):
         return max(1, n_sentences), 0
-    return METHOD_WINDOW_SIZE, overlap
+    return (size, overlap) if size is not None else (METHOD_WINDOW_SIZE, overlap)
 
 
 def sentence_costs(context: list[Sentence], judge: Judge) -> list[int]:
