@@ -20,13 +20,13 @@ from typing import Any
 
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.rules.contrast import contrasts_of
+from rt4chart_plugins.rules.contrast import Contrast, contrasts_of
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import records_of
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
 from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
                                                      load_tokenizer, token_counter)
-from rt4chart_plugins.judges.trained.localize import clause_spans, unsupported_phrase, weakest_clauses
+from rt4chart_plugins.judges.trained.localize import clause_spans, clause_with, unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premises, coverage, needs_question
 
 @dataclass
@@ -142,6 +142,7 @@ class TrainedJudge(Judge):
         logits = self._logits(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
         out = VerifyResult()
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
+        shown: dict[str, Contrast] = {}  # claim id → the contrast that decided its label
         for claim, lg, premise in zip(request.claims, logits, picked):
             enc = _softmax(lg)
             cover = coverage(claim.text, premise.text)
@@ -176,6 +177,7 @@ class TrainedJudge(Judge):
                 evidence = list(dict.fromkeys(f.unit for f in flipped))
             elif contrast:
                 evidence = [contrast.unit]
+                shown[claim.id] = contrast
             elif label == Label.CON:
                 evidence = ranked[:1]
                 cite.append(len(out.judgements))
@@ -196,7 +198,7 @@ class TrainedJudge(Judge):
         if cite:
             self._cite(loaded, request, [(out.judgements[k], request.claims[k], picked[k]) for k in cite], cost)
         if request.want_phrase:
-            self._localize(loaded, request, premises, picked, question, out, cost)
+            self._localize(loaded, request, premises, picked, question, out, cost, shown)
         return out
 
     @staticmethod
@@ -235,12 +237,21 @@ class TrainedJudge(Judge):
         return out
 
     def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
-                  question: str | None, out: VerifyResult, cost: Cost) -> None:
-        """The unfaithful phrase of each flagged claim: its clauses below the threshold, each scored
-        against its own premise (:mod:`.localize`), else the stretch of words its premise lacks."""
+                  question: str | None, out: VerifyResult, cost: Cost, shown: dict[str, Contrast]) -> None:
+        """The unfaithful phrase of each flagged claim: the clause that says what a contrast found
+        (the reason quotes its words, so the mark must be where they are), else its clauses below
+        the threshold, each scored against its own premise (:mod:`.localize`), else the stretch of
+        words its premise lacks."""
         manifest = loaded.manifest
-        flagged = [(j, c, p) for j, c, p in zip(out.judgements, request.claims, picked) if j.label != Label.ENT]
-        jobs = [(j, c, p, clause_spans(c.text)) for j, c, p in flagged]
+        jobs = []
+        for judgement, claim, premise in zip(out.judgements, request.claims, picked):
+            if judgement.label == Label.ENT:
+                continue
+            spans = clause_spans(claim.text)
+            if claim.id in shown and (phrase := clause_with(claim.text, spans, shown[claim.id].claimed)):
+                judgement.phrase = phrase
+            else:
+                jobs.append((judgement, claim, premise, spans))
         texts = [c.text[a:b] for _, c, _, spans in jobs if len(spans) > 1 for a, b in spans]
         clause_premises = [premises.pick(t, question).text for t in texts]
         logits = self._logits(loaded, texts, clause_premises, cost)

@@ -58,6 +58,21 @@ def unsupported_phrase(claim: str, premise: str) -> str | None:
     return claim[start:end]
 
 
+def clause_with(claim: str, clauses: list[tuple[int, int]], words_said: str) -> str | None:
+    """The one clause of ``claim`` in which ``words_said`` stand (a contrast's words: "all",
+    "no verification"); None when the claim is a single clause, or the words are not found in one
+    clause (then the other ways of finding the phrase apply)."""
+    if len(clauses) < 2 or not words_said.strip():
+        return None
+    pattern = r"\b" + r"\W+".join(map(re.escape, words_said.split())) + r"\b"
+    starts = [m.start() for m in re.finditer(pattern, claim, re.IGNORECASE)]
+    hits = {(a, b) for a, b in clauses for i in starts if a <= i < b}
+    if len(hits) != 1:
+        return None
+    a, b = hits.pop()
+    return claim[a:b]
+
+
 def weakest_clauses(claim: str, clauses: list[tuple[int, int]], supports: list[float], threshold: float) -> str | None:
     """The stretch from the first to the last clause whose support is below ``threshold``; None
     when no clause or every clause is (then the sentence as a whole is the span)."""

@@ -195,6 +195,29 @@ def test_clauses_split_where_a_trailing_clause_can_be_baseless():
     assert clause_spans("Second, you can drink chamomile tea.") == [(0, 35)]
 
 
+def test_the_clause_with_a_contrasts_words_is_found_by_its_words_not_its_letters():
+    from rt4chart_plugins.judges.trained.localize import clause_spans, clause_with
+
+    text = "The pass covers all museums, and no booking is needed for the tower."
+    spans = clause_spans(text)
+    assert clause_with(text, spans, "all") == "The pass covers all museums"
+    assert clause_with(text, spans, "no booking") == "and no booking is needed for the tower"
+    assert clause_with(text, spans, "tall") is None  # inside "all"? no: inside no word at all
+    assert clause_with("The pass covers all museums.", clause_spans("The pass covers all museums."), "all") is None
+    assert clause_with(text, spans, "") is None
+
+
+def test_a_contradicted_claims_phrase_is_the_clause_the_contrast_is_about():
+    context = ("Only residents with a permit may park on Elm Street. "
+               "The car park on Oak Road is open to visitors.")
+    answer = "Anyone may park on Elm Street, which is close to the station."
+    report = Verifier(judge="trained", decomposition="sentence").verify(context=context, answer=answer)
+    claim = report.claims[0]
+    assert claim.label == Label.CON and "quantifier" in claim.reason
+    assert [e.text for e in claim.evidence] == ["Only residents with a permit may park on Elm Street."]
+    assert answer[claim.phrase_span.start:claim.phrase_span.end] == "Anyone may park on Elm Street"
+
+
 def test_a_baseless_trailing_clause_is_the_phrase_of_a_flagged_sentence():
     context = ("The Riverside Museum opened in 1990 on the east bank of the river. It has three floors of "
                "paintings by local artists. Admission is free on Sundays.")
