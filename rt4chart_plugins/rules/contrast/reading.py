@@ -45,11 +45,16 @@ def tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The Snowball (Porter 2) stem: "approved" meets "approve", "refunds" meets "refunded"."""
+    """The Snowball (Porter 2) stem: "approved" meets "approve", "refunds" meets "refunded".
+
+    Porter 2 leaves a verb in -ify and its noun in -ification apart ("verifi" / "verif",
+    "classifi" / "classif"); the noun is how a claim often negates what its context states with
+    the verb ("no verification is needed" / "has been verified"), so the two are made to meet."""
     stemmer = getattr(STEMMERS, "english", None)
     if stemmer is None:
         stemmer = STEMMERS.english = snowballstemmer.stemmer("english")
-    return stemmer.stemWord(word.lower())
+    out = stemmer.stemWord(word.lower())
+    return out[:-1] if out.endswith("ifi") else out  # -ify, -ified, -ifies → the stem of -ification
 
 
 def is_content(token: str) -> bool:

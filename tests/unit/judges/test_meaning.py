@@ -3,9 +3,10 @@ cases it once passed because every word was in the context (none of them is a tr
 and no rule names their words).
 
 Each case runs with and without a question, which must not change the label. The contrast rule
-(rules/contrast/) catches the quantifier and the negation; the shipped artifact still calls two
-of these contradictions ENT: they are marked as known misses (strict, so the day the judge gets
-them right the marks must go), and lab/docs/training.md says why.
+(rules/contrast/) catches the quantifiers and the negations, the README's policy example among
+them; the shipped artifact still calls two of these contradictions ENT: they are marked as known
+misses (strict, so the day the judge gets them right the marks must go), and
+lab/docs/training.md says why.
 """
 
 from __future__ import annotations
@@ -63,7 +64,6 @@ def test_the_label_follows_the_meaning_with_or_without_a_question(verifier, cont
 POLICY_QUESTION = "Who can get the free trial, and what does it include?"
 
 
-@KNOWN_MISS
 def test_the_policy_example_is_read_for_what_it_says():
     from pathlib import Path
 
@@ -73,6 +73,9 @@ def test_the_policy_example_is_read_for_what_it_says():
         report = Verifier().verify(context, answer, question=q)
         first, second, third = report.claims
         assert first.label == Label.CON, first.reason
-        assert any("identity has been verified" in e.text for e in first.evidence)
+        assert [e.text for e in first.evidence] == [
+            "Only new users whose identity has been verified are eligible for the trial."]
+        assert "the context says" in first.reason  # what it states instead, in words
+        assert first.phrase_span and "all users" in answer[first.phrase_span.start:first.phrase_span.end]
         assert second.label == Label.ENT, second.reason
         assert third.label == Label.NIC, third.reason

@@ -29,6 +29,12 @@ CAUGHT = [
     ("roles", ["Norcast acquired Vellum Media in 2019."], "Vellum Media acquired Norcast in 2019."),
     ("negation", ["The pool has a sauna and a steam room.", "The gym is not open to day visitors."],
      "The pool has a sauna, and the gym is open to day visitors."),
+    # a verb in -ify on one side, its noun in -ification on the other: the alignment must see one word
+    ("quantifier", ["Only members whose address has been verified may borrow rare books.",
+                    "Members may borrow rare books for two weeks."],
+     "All members may borrow rare books, and no verification is needed."),
+    ("negation", ["Parcels must be classified by weight before shipping.", "Parcels ship on Fridays."],
+     "No classification of parcels is needed before shipping."),
     ("quantity", ["The Marlow ferry crossing is 8 kilometres long."], "The Marlow ferry crossing is 8 miles long."),
     ("quantity", ["Each tablet contains 20 mg of zinc."], "Each tablet contains 20 g of zinc."),
     ("quantity", ["The Tarn estate employs 350 people."], "The Tarn estate employs 350,000 people."),
@@ -78,6 +84,11 @@ def test_a_contrast_is_caught_and_cites_the_sentence_that_states_otherwise(kind,
 @pytest.mark.parametrize("context,claim", LEFT_ALONE, ids=[f"left-{i}" for i in range(len(LEFT_ALONE))])
 def test_what_only_looks_like_a_contrast_is_left_alone(context, claim):
     assert Contrasts(context).find(claim) is None
+
+
+def test_a_verb_in_ify_and_its_noun_share_a_stem():
+    assert {reading.stem(w) for w in ("verify", "verified", "verifies", "verification")} == {reading.stem("verify")}
+    assert reading.stem("classified") == reading.stem("classification") != reading.stem("class")
 
 
 def test_an_empty_context_or_claim_finds_nothing():
