@@ -52,16 +52,29 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
     return None
 
 
+def excepting(low: Sequence[str], i: int) -> bool:
+    """Whether the universal quantifier at ``i`` ranges over what remains after an exception ("on
+    all other days", "every other week", "all the other rooms"): it restricts, as "some" does."""
+    return "other" in low[i + 1: i + 3]
+
+
 def quantifier(claim: Span, clause: Span) -> Contrast | None:
     """The claim generalizes what the clause restricts ("anyone may park" / "only residents may
-    park", "every apartment" / "most of the apartments"), or restricts what it generalizes. A
-    weakening ("some" where the clause says "all") is not a contrast."""
-    c_all, c_some, c_only = (bool(set(claim.low) & q) for q in (ALL, SOME, ONLY))
-    k_all, k_some, k_only = (bool(set(clause.low) & q) for q in (ALL, SOME, ONLY))
-    if c_all and not k_all and (k_some or k_only) and not (c_some or c_only):
-        mine, theirs = first(claim.low, ALL), first(clause.low, SOME | ONLY)
+    park", "every apartment" / "most of the apartments", "every day" / "all other days"), or
+    restricts what it generalizes. A weakening ("some" where the clause says "all") is not a contrast."""
+    def universal(span: Span) -> list[int]:
+        return [i for i, t in enumerate(span.low) if t in ALL and not excepting(span.low, i)]
+
+    def restricting(span: Span) -> list[int]:
+        return [i for i, t in enumerate(span.low) if t in SOME | ONLY or (t in ALL and excepting(span.low, i))]
+
+    c_all, c_some = universal(claim), restricting(claim)
+    k_all, k_some = universal(clause), restricting(clause)
+    c_only, k_only = (bool(set(s.low) & ONLY) for s in (claim, clause))
+    if c_all and not k_all and k_some and not c_some:
+        mine, theirs = c_all[0], k_some[0]
     elif c_only and k_all and not k_only:
-        mine, theirs = first(claim.low, ONLY), first(clause.low, ALL)
+        mine, theirs = first(claim.low, ONLY), k_all[0]
     else:
         return None
     if "of" in (claim.low[mine - 1: mine] + clause.low[theirs - 1: theirs]):

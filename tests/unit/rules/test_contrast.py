@@ -20,6 +20,10 @@ CAUGHT = [
     ("negation", ["The council failed to approve the new budget in June."], "The council approved the new budget in June."),
     ("quantifier", ["Only holders of a yellow pass may use the north lift."], "Anyone may use the north lift."),
     ("quantifier", ["Most of the flats in Harbour Court have a balcony."], "Every flat in Harbour Court has a balcony."),
+    # "all other" and "every other" range over what an exception leaves: they restrict, as "most" does
+    ("quantifier", ["The canteen is shut on Fridays.", "It serves hot meals on all other weekdays."],
+     "The canteen serves hot meals every weekday."),
+    ("quantifier", ["The recycling van collects glass every other week."], "The recycling van collects glass every week."),
     ("modality", ["Helmets are recommended for riders on the forest trail."], "Riders on the forest trail must wear helmets."),
     ("modality", ["Applicants must attach a reference letter to the form."], "Applicants may attach a reference letter to the form."),
     ("direction", ["The Avon bridge is longer than the Severn bridge."], "The Severn bridge is longer than the Avon bridge."),
@@ -46,6 +50,9 @@ LEFT_ALONE = [
     (["The board rejected the merger proposal."], "The board did not accept the merger proposal."),
     # a weakening: all → some
     (["All twenty rooms have a desk."], "Some rooms have a desk."),
+    # the exception kept: "all other" on both sides
+    (["The canteen is shut on Fridays.", "It serves hot meals on all other weekdays."],
+     "The canteen serves hot meals on all other weekdays."),
     # a converse, and a passive
     (["The Avon bridge is longer than the Severn bridge."], "The Severn bridge is shorter than the Avon bridge."),
     (["Norcast acquired Vellum Media in 2019."], "Vellum Media was acquired by Norcast in 2019."),
