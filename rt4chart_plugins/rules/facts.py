@@ -20,6 +20,7 @@ _WORD_NUMBERS = {
     **CARDINALS, "zero": 0, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000, "noon": 12,
     "midnight": 0, "half": 0.5, "once": 1, "twice": 2, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
 }
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 #: digits, with thousands separators, decimals or an exponent ("1e400"); ordinals' suffixes allowed
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:st|nd|rd|th)?(?![\w])",
                      re.IGNORECASE)
@@ -52,8 +53,11 @@ def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
     for m in _NUMBER.finditer(text):
         values.add(Decimal(m.group(1).replace(",", "")))  # exact: no context rounding
     for w in _WORDS.findall(text.lower()):
+        parts = w.split("-")
         if w in _WORD_NUMBERS:
             values.add(float(_WORD_NUMBERS[w]))
+        elif len(parts) == 2 and parts[0] in _TENS and CARDINALS.get(parts[1], 10) < 10:  # "twenty-four"
+            values.add(float(_TENS[parts[0]] + CARDINALS[parts[1]]))
     return values
 
 
@@ -91,9 +95,20 @@ class KnownFacts:
     def missing(self, claim: str) -> list[str]:
         """Numbers and names of the claim found nowhere in the source."""
         unknown = numbers(claim, as_claim=True) - self.numbers
-        if unknown:  # "12,000 metres" against "12 kilometres": the same amount in another unit is known
-            known = set().union(*(numbers(q.text) for q in quantities(claim) if supported(q, self.amounts())))
-            unknown -= known
+        if unknown:
+            # "12,000 metres" against "12 kilometres": the same amount in another unit is known; so is
+            # an amount in words whose value the source states ("forty thousand" against "40,000"),
+            # though its words' own values ("forty", "thousand") are not
+            mine = quantities(claim)
+            known = set().union(*(numbers(q.text) for q in mine
+                                  if _value(q.value) in self.numbers or supported(q, self.amounts())))
+            # and the other way round: "40,000" against "forty thousand"
+            stated = {_value(q.value) for q in self.amounts()}
+            unknown = {v for v in unknown - known if v not in stated}
+            for q in mine:  # named as one amount: "40000", not "40" and "1000"
+                parts = numbers(q.text)
+                if len(parts) > 1 and parts <= unknown:
+                    unknown = (unknown - parts) | {_value(q.value)}
         missing = [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
@@ -111,6 +126,11 @@ def _plural_of_known(name: str, lowered_source: str) -> bool:
     """"Mondays" against "hours.Monday", "Americans" against "American": the plural of a word the
     source has is not a new name."""
     return len(name) > 3 and name.endswith("s") and re.search(rf"\b{re.escape(name[:-1])}\b", lowered_source) is not None
+
+
+def _value(value: float) -> float | Decimal:
+    """A quantity's value as :func:`numbers` keeps it: a whole number as an exact Decimal."""
+    return Decimal(int(value)) if float(value).is_integer() else value
 
 
 def _fmt(value: float | Decimal) -> str:

@@ -8,6 +8,18 @@ def test_numbers_are_compared_as_values():
     assert unsupported_facts("It lasts 30 days", "The trial lasts 14 days.") == ["30"]
 
 
+def test_an_amount_in_words_is_read_as_its_value_on_either_side():
+    # a compound number word is one value, not its parts
+    assert numbers("twenty-four, ninety-nine") == {24.0, 99.0}
+    assert unsupported_facts("Twenty-four members joined.", "The club has 24 new members.") == []
+    assert unsupported_facts("Twenty-four members joined.", "The club has 48 members.") == ["24"]
+    # "forty thousand" is 40,000, whichever side writes it in words
+    assert unsupported_facts("About forty thousand people live there.", "The town has about 40,000 people.") == []
+    assert unsupported_facts("About 40,000 people live there.", "The town has about forty thousand people.") == []
+    assert unsupported_facts("About 40,000 people live there.", "The town has about forty people.") == ["40000"]
+    assert unsupported_facts("About forty thousand people live there.", "The town has 14,000 people.") == ["40000"]
+
+
 def test_a_new_number_of_any_length_is_named_as_written():
     """28 digits and more exceed Decimal's default precision; the value is still named exactly."""
     for digits in (28, 29, 30):
