@@ -238,17 +238,18 @@ class TrainedJudge(Judge):
 
     def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
                   question: str | None, out: VerifyResult, cost: Cost, shown: dict[str, Contrast]) -> None:
-        """The unfaithful phrase of each flagged claim: the clause that says what a contrast found
-        (the reason quotes its words, so the mark must be where they are), else its clauses below
-        the threshold, each scored against its own premise (:mod:`.localize`), else the stretch of
-        words its premise lacks."""
+        """The unfaithful phrase of each flagged claim: the clause that holds the claim's words a
+        contrast is about (the reason quotes them, so the mark must be where they are; RAGTruth's
+        gold spans are clauses, and marking a wrong amount alone lost phrase recall), else its
+        clauses below the threshold, each scored against its own premise (:mod:`.localize`), else
+        the stretch of words its premise lacks."""
         manifest = loaded.manifest
         jobs = []
         for judgement, claim, premise in zip(out.judgements, request.claims, picked):
             if judgement.label == Label.ENT:
                 continue
             spans = clause_spans(claim.text)
-            if claim.id in shown and (phrase := clause_with(claim.text, spans, shown[claim.id].claimed)):
+            if claim.id in shown and (phrase := clause_with(claim.text, spans, shown[claim.id].at)):
                 judgement.phrase = phrase
             else:
                 jobs.append((judgement, claim, premise, spans))

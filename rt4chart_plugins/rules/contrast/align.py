@@ -87,7 +87,8 @@ class Contrasts:
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
-                return Contrast("quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})")
+                return Contrast("quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})",
+                                at=q.text)
         return None
 
     def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:

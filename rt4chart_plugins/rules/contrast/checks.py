@@ -16,12 +16,20 @@ from rt4chart_plugins.rules.contrast.reading import (Span, bears_on, clause_of, 
 
 @dataclass(frozen=True)
 class Contrast:
-    """The context sentence ``unit`` marks ``kind`` differently: it says ``said`` where the claim says ``claimed``."""
+    """The context sentence ``unit`` marks ``kind`` differently: it says ``said`` where the claim
+    says ``claimed``. ``at`` is the claim's own words the contrast is about, as the claim writes
+    them ("12 miles", "acquired"), for finding the clause to blame; ``claimed`` may say more
+    ("12 miles (the context: 12 kilometres)", "who did what to whom")."""
 
     kind: str
     unit: int
     said: str
     claimed: str
+    at: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.at:  # most kinds quote the claim's words as they stand
+            object.__setattr__(self, "at", self.claimed)
 
     def __str__(self) -> str:
         return f"{self.kind}: the context says \u201c{self.said}\u201d where the claim says \u201c{self.claimed}\u201d"
@@ -225,7 +233,7 @@ def roles(claim: Span, clause: Span) -> Contrast | None:
     before and right after it in both, and those names swapped in the same voice ("Crispen
     acquired Harborline" / "Harborline acquired Crispen"), or kept in another voice ("Harborline
     was acquired by Crispen"). Every such word must say so; one that agrees clears the claim."""
-    verdicts = []
+    verdicts: list[tuple[bool, str]] = []
     for i, t in enumerate(claim.toks):
         if not is_content(t) or t[:1].isupper() or any(ch.isdigit() for ch in t):
             continue
@@ -240,7 +248,7 @@ def roles(claim: Span, clause: Span) -> Contrast | None:
         same = len(left & their_left) + len(right & their_right)
         swapped = len(left & their_right) + len(right & their_left)
         if same != swapped:
-            verdicts.append((same > swapped) == (voice(claim.low, i) == voice(clause.low, j)))
-    if verdicts and not any(verdicts):
-        return Contrast("roles", clause.unit, clause.text, "who did what to whom")
+            verdicts.append(((same > swapped) == (voice(claim.low, i) == voice(clause.low, j)), t))
+    if verdicts and not any(agrees for agrees, _ in verdicts):
+        return Contrast("roles", clause.unit, clause.text, "who did what to whom", at=verdicts[0][1])
     return None

@@ -415,3 +415,20 @@ def test_one_window_over_the_whole_context_gives_the_verdicts_of_windows_and_the
     assert seen(whole) == seen(windowed)
     assert {c.label for c in whole.claims} == {Label.ENT, Label.CON, Label.NIC}
     assert whole.cost.prompt_tokens < windowed.cost.prompt_tokens
+
+
+def test_a_wrong_amount_or_a_role_swap_marks_the_clause_it_is_in():
+    """A quantity contrast's reason quotes the claim's amount and the context's, a role swap's says
+    "who did what to whom"; either way the phrase is the clause that holds the claim's words the
+    contrast is about (the amount, the swapped verb), not the clause the encoder liked least."""
+    verifier = Verifier(judge="trained", decomposition="sentence")
+    context = "The Marlow ferry crossing is 8 kilometres long. The ferry runs every hour from the north pier."
+    answer = "The ferry runs every hour from the north pier, and the Marlow ferry crossing is 8 miles long."
+    claim = verifier.verify(context=context, answer=answer).claims[0]
+    assert claim.label == Label.CON and "quantity" in claim.reason
+    assert answer[claim.phrase_span.start:claim.phrase_span.end] == "and the Marlow ferry crossing is 8 miles long"
+    context = "Norcast acquired Vellum Media in 2019, after a long bidding contest with two rivals."
+    answer = "After a long bidding contest with two rivals, Vellum Media acquired Norcast in 2019."
+    claim = verifier.verify(context=context, answer=answer).claims[0]
+    assert claim.label == Label.CON and "roles" in claim.reason
+    assert answer[claim.phrase_span.start:claim.phrase_span.end] == "Vellum Media acquired Norcast in 2019"

@@ -93,6 +93,17 @@ def test_what_only_looks_like_a_contrast_is_left_alone(context, claim):
     assert Contrasts(context).find(claim) is None
 
 
+def test_a_contrast_names_the_claims_own_words_it_is_about():
+    """``at`` is what the phrase finder looks for in the claim, so it must be the claim's words as
+    written, also where the reason says more ("… (the context: …)", "who did what to whom")."""
+    found = Contrasts(["The Marlow ferry crossing is 8 kilometres long."]).find("The Marlow ferry crossing is 8 miles long.")
+    assert found.kind == "quantity" and found.at == "8 miles" and "8 kilometres" in found.claimed
+    found = Contrasts(["Norcast acquired Vellum Media in 2019."]).find("Vellum Media acquired Norcast in 2019.")
+    assert found.kind == "roles" and found.at == "acquired"
+    found = Contrasts(["Only holders of a yellow pass may use the north lift."]).find("Anyone may use the north lift.")
+    assert found.at == found.claimed == "Anyone"
+
+
 def test_a_verb_in_ify_and_its_noun_share_a_stem():
     assert {reading.stem(w) for w in ("verify", "verified", "verifies", "verification")} == {reading.stem("verify")}
     assert reading.stem("classified") == reading.stem("classification") != reading.stem("class")
