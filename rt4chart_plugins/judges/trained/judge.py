@@ -26,7 +26,8 @@ from rt4chart_plugins.rules.records.checks import records_of
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
 from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
                                                      load_tokenizer, token_counter)
-from rt4chart_plugins.judges.trained.localize import clause_spans, clause_with, unsupported_phrase, weakest_clauses
+from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with
 from rt4chart_plugins.judges.trained.premise import Premises, coverage, needs_question
 
 @dataclass

@@ -1,0 +1,18 @@
+"""Clauses of an answer sentence, and the one that holds a contrast's words: the phrase an auditor
+reads for a contradicted claim, whichever judge gave the verdict."""
+
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with
+
+
+def test_the_clause_with_a_contrasts_words_is_found_by_its_words_not_its_letters():
+    text = "The pass covers all museums, and no booking is needed for the tower."
+    spans = clause_spans(text)
+    assert clause_with(text, spans, "all") == "The pass covers all museums"
+    assert clause_with(text, spans, "no booking") == "and no booking is needed for the tower"
+    # "all" inside "small" is not the word: only the clause where it stands alone is the phrase
+    smaller = "The pass covers the small museums, and no booking is needed for the tower."
+    assert clause_with(smaller, clause_spans(smaller), "all") is None
+    both = "The pass covers the small museums, and all of them open at noon."
+    assert clause_with(both, clause_spans(both), "all") == "and all of them open at noon"
+    assert clause_with("The pass covers all museums.", clause_spans("The pass covers all museums."), "all") is None
+    assert clause_with(text, spans, "") is None
