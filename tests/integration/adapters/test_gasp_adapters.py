@@ -7,6 +7,8 @@ import pytest
 
 from rt4chart_plugins.types import Label
 
+pytestmark = pytest.mark.model  # a 98 MB scorer that `rt4chart model pull` fetches: not in the fast run
+
 CONTEXT = [
     "Harlow Bay is a fishing village on the north coast of Veldra.",
     "The village harbour was rebuilt in 1987 after a winter storm destroyed the old pier.",
