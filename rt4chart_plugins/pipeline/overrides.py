@@ -10,10 +10,12 @@ quantifier, modality, direction, roles or amount is contradicted and cites that 
 
 from __future__ import annotations
 
+from rt4chart_plugins.pipeline.evidence import anchor_phrase
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with
 from rt4chart_plugins.rules.contrast import contrasts_of
 from rt4chart_plugins.rules.facts import KnownFacts
 from rt4chart_plugins.rules.records import records_of
-from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence
+from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence, Span
 
 
 def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
@@ -48,6 +50,7 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
         if found:
             v.label = Label.CON
             v.evidence = [Evidence.of(units[found.unit])]
+            v.phrase_span = clause_holding(v.answer_span, found.at)
             v.reason = f"{found} (judge: {v.reason})"
             contradicted += 1
             continue
@@ -71,3 +74,12 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
                      f"or other opening hours; set to CON")
 
 
+
+
+def clause_holding(sentence: Span | None, words: str) -> Span | None:
+    """The clause of a claim's answer sentence that holds a contrast's words, as its phrase: the
+    reason quotes them, so the mark must be where they are. None (the whole sentence is the mark)
+    when the sentence is one clause, or a decomposed claim's words are not in one of its clauses."""
+    if sentence is None:
+        return None
+    return anchor_phrase(clause_with(sentence.text, clause_spans(sentence.text), words), sentence)

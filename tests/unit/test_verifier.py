@@ -259,6 +259,23 @@ def test_contrast_check_overrules_an_ent_verdict_and_cites_the_sentence_that_say
     assert [c.label for c in off.claims] == [Label.ENT, Label.ENT]
 
 
+def test_a_contrast_override_marks_the_clause_its_reason_is_about():
+    """An LLM judge's ENT turned into CON by the contrast check: the phrase is the clause of the
+    answer sentence that holds the words the reason quotes, not the whole sentence."""
+    context = ["Only residents with a permit may park on Elm Street.", "The station is two minutes away."]
+    answer = "Anyone may park on Elm Street, which is close to the station."
+    rules = {"park": ("Elm Street", None)}  # "supported", wrongly
+    report = Verifier(ScriptedJudge(rules, split_on=None), decomposition="sentence").verify(context=context, answer=answer)
+    claim = report.claims[0]
+    assert claim.label == Label.CON and "quantifier" in claim.reason
+    assert claim.phrase_span is not None and claim.phrase_span.text == "Anyone may park on Elm Street"
+    assert answer[claim.phrase_span.start:claim.phrase_span.end] == claim.phrase_span.text
+    assert report.phrase_spans == [claim.phrase_span]
+    # one clause: the whole sentence is the mark
+    single = Verifier(ScriptedJudge(rules), decomposition="sentence").verify(context=context, answer="Anyone may park on Elm Street.")
+    assert single.claims[0].label == Label.CON and single.claims[0].phrase_span is None
+
+
 def test_field_check_overrules_an_ent_verdict_that_flips_a_yes_no_field():
     record = '{"name": "Blue Spoon", "attributes": {"HasTV": "False", "RestaurantsTakeOut": "True"}}'
     rules = {"takeout": ("TakeOut", None), "TV": ("HasTV", None)}
