@@ -186,7 +186,7 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
     if a.kind == "currency" and a.unit != b.unit:
         return False
     if a.kind.startswith("count:") or a.kind == "currency":
-        return math.isclose(a.value, b.value, rel_tol=0.01)
+        return rounded_alike(a.value, b.value)
     if a.unit == b.unit:
         return math.isclose(a.value, b.value, rel_tol=0.01, abs_tol=1e-9)
     registry = _registry()
@@ -197,6 +197,34 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
         return False
     # a conversion written out is rounded: 15 °C is 59 °F, written "60"
     return math.isclose(converted, b.value, rel_tol=CONVERSION_TOLERANCE, abs_tol=1e-9)
+
+
+#: below this, a count or a price is written exactly ("founded in 1887", "12 biscuits", "£3.60")
+ROUNDED_FROM = 10_000
+
+
+def _place(value: float) -> float:
+    """The place of a number's last non-zero digit: 1,000 for 40,000, 0.1 for 2.5."""
+    if value == 0 or not math.isfinite(value):
+        return 1.0
+    place = 1.0
+    if float(value).is_integer():
+        while place < 1e15 and value % (place * 10) == 0:
+            place *= 10
+        return place
+    while place > 1e-6 and not math.isclose(round(value / place) * place, value, rel_tol=1e-9):
+        place /= 10
+    return place
+
+
+def rounded_alike(a: float, b: float) -> bool:
+    """Whether two counts or prices agree as written: exactly below :data:`ROUNDED_FROM` (a year
+    within 1 % of another, "1878" against "1887", is another year), and above it within the
+    rounding of the less precise one ("2.5 million" against "2,512,000", "about 40,000" against
+    "40,200", not "40,000" against "48,000")."""
+    if max(abs(a), abs(b)) < ROUNDED_FROM:
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return abs(a - b) < max(_place(a), _place(b)) / 2 + 1e-9
 
 
 def comparable(a: Quantity, b: Quantity) -> bool:

@@ -22,6 +22,9 @@ def one(text: str):
     ("kept at 20 °C", "kept at 68 degrees Fahrenheit"),
     ("raised two and a half million dollars", "raised $2.5 million"),
     ("a quarter-hour break of 15 minutes", "a break of 0.25 hours"),
+    # a large count is read to the precision it is written with
+    ("a town of about 40,000 people", "a town of 40,200 people"),
+    ("sold 2.5 million copies", "sold 2,512,000 copies"),
 ])
 def test_the_same_amount_in_other_units_or_words_is_the_same(a, b):
     assert same_amount(one(a), one(b))
@@ -34,6 +37,10 @@ def test_the_same_amount_in_other_units_or_words_is_the_same(a, b):
     ("kept at 20 °C", "kept at 20 °F"),
     ("costs €30", "costs $30"),
     ("a town of 80,000 residents", "a town of 80 million residents"),
+    # a year or a small count is written exactly: within 1 % is not the same
+    ("the mill opened in 1878", "the mill opened in 1887"),
+    ("a fleet of 199 buses", "a fleet of 198 buses"),
+    ("a town of 40,000 people", "a town of 48,000 people"),
 ])
 def test_another_unit_currency_or_magnitude_is_another_amount(a, b):
     assert not same_amount(one(a), one(b))
