@@ -74,8 +74,6 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
                      f"or other opening hours; set to CON")
 
 
-
-
 def clause_holding(sentence: Span | None, words: str) -> Span | None:
     """The clause of a claim's answer sentence that holds a contrast's words, as its phrase: the
     reason quotes them, so the mark must be where they are. None (the whole sentence is the mark)
