@@ -20,6 +20,7 @@ from typing import Any
 
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with
 from rt4chart_plugins.rules.contrast import Contrast, contrasts_of
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import records_of
@@ -27,7 +28,6 @@ from rt4chart_plugins.judges.trained.decision import decide, feature_vector, leg
 from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
                                                      load_tokenizer, token_counter)
 from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
-from rt4chart_plugins.rules.clauses import clause_spans, clause_with
 from rt4chart_plugins.judges.trained.premise import Premises, coverage, needs_question
 
 @dataclass
