@@ -14,7 +14,8 @@ Sources (see lab/docs/training.md for licenses):
   DialFact, BEGIN, FaithDial); ``edits``: synthetic minimal pairs made from RAGTruth train and
   ``extra/`` text (negation, quantifiers, numbers, dates, units, roles, entities, comparatives,
   modality, event order, an added clause or causal link), each beside its faithful original
-  (:mod:`rt4chart_lab.contrastive`).
+  (:mod:`rt4chart_lab.contrastive`); ``facts``: invented fact sheets whose statements test one
+  phenomenon each, labels fixed by construction (:mod:`rt4chart_lab.contrastive.facts`).
 - ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
   contradicted and absent verbalizations: short single-fact ones (:mod:`.synth`) and review-rich
   records with overview-style, multi-fact sentences and review summaries (:mod:`.records`).
@@ -48,7 +49,7 @@ from rt4chart_lab.data import records, synth
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
 LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
-SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits")
+SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits", "facts")
 #: the recipe of the shipped artifact
 SHIPPED_SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
 
@@ -251,12 +252,15 @@ def record_pairs(count: CountTokens, budget: int, *, n_records: int, per_record:
 
 def contrastive_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, seed: int,
                       question: str = "always",
-                      extra_per_set: int, edit_items_limit: int, edits_per_item: int) -> tuple[list[Pair], list[Pair]]:
+                      extra_per_set: int, edit_items_limit: int, edits_per_item: int,
+                      facts: int = 0) -> tuple[list[Pair], list[Pair]]:
     """(train, validation) pairs from the contrastive sources (:mod:`rt4chart_lab.contrastive`):
     the six human-annotated ``extra/`` sets at sentence level, and synthetic minimal pairs (each
     edit beside its faithful original) made from RAGTruth **train** and ``extra/`` text. Split by
-    source document; the premise is built exactly as the judge builds it."""
+    source document; ``facts`` invented fact sheets are added. The premise is built exactly as the
+    judge builds it."""
     from rt4chart_lab.contrastive.edits import edit_examples
+    from rt4chart_lab.contrastive.facts import fact_examples
     from rt4chart_lab.contrastive.extra import extra_examples
     from rt4chart_lab.contrastive.sources import edit_items
 
@@ -265,6 +269,8 @@ def contrastive_pairs(count: CountTokens, budget: int, *, data_dir: str | None, 
     if edit_items_limit:
         examples += edit_examples(edit_items(root, seed=seed, limit=edit_items_limit), seed=seed,
                                   per_item=edits_per_item)
+    if facts:
+        examples += fact_examples(facts, seed=seed)
     builders: dict[str, PremiseBuilder] = {}
     train: list[Pair] = []
     val: list[Pair] = []

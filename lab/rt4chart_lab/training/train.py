@@ -70,6 +70,7 @@ class TrainConfig(BaseModel):
     extra_per_set: int = 1500  # sentence examples per extra/ set (whole source documents kept together)
     edit_items: int = 3000  # faithful sentences that get synthetic minimal-pair edits
     edits_per_item: int = 2  # edits beside each faithful original
+    facts: int = 1000  # invented fact sheets (contrastive/facts.py), with the facts source
     max_pairs: int | None = None  # a tiny slice (tests): cap the training pairs
     quantize: bool = True
     members: int = 1  # ensemble members, member k trained with seed + k (training/ensemble.py; measured, not shipped)
@@ -102,11 +103,12 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
         if cfg.review_records:  # drawn after the short records, so the shipped recipe's pairs stay the same
             train += data.record_pairs(count, cfg.premise_budget, n_records=cfg.review_records,
                                        per_record=cfg.per_record, rng=rng, review_rich=True)
-    if {"extra", "edits"} & set(cfg.sources):
+    if {"extra", "edits", "facts"} & set(cfg.sources):
         more, held = data.contrastive_pairs(
             count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, seed=cfg.seed, question=cfg.question,
             extra_per_set=cfg.extra_per_set if "extra" in cfg.sources else 0,
-            edit_items_limit=cfg.edit_items if "edits" in cfg.sources else 0, edits_per_item=cfg.edits_per_item)
+            edit_items_limit=cfg.edit_items if "edits" in cfg.sources else 0, edits_per_item=cfg.edits_per_item,
+            facts=cfg.facts if "facts" in cfg.sources else 0)
         train += more
         val += held
     rng.shuffle(train)
@@ -364,7 +366,7 @@ def _validation_pairs(cfg: TrainConfig, data_dir: str | None) -> list[data.Pair]
     real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
     if not real:
         return []
-    real += tuple(s for s in ("extra", "edits") if s in cfg.sources)
+    real += tuple(s for s in ("extra", "edits", "facts") if s in cfg.sources)
     _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None}),
                          encoder.token_counter(_base_model_dir() / encoder.TOKENIZER_FILE), data_dir)
     return val
