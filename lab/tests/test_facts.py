@@ -42,7 +42,7 @@ def test_sheets_are_reproducible_and_grouped(sheets) -> None:
     assert Counter(ex.source for ex in sheets).keys() == {f"facts/{n}" for n in TEMPLATES}
 
 
-def test_a_faithful_statement_is_not_copied_into_its_context_as_a_twin(sheets) -> None:
+def test_no_unfaithful_statement_stands_in_its_context(sheets) -> None:
     for ex in sheets:
         if ex.label != "ENT":
             assert ex.claim not in ex.context  # an unfaithful statement never appears verbatim

@@ -37,6 +37,11 @@ def _cap(rng: random.Random, parts: int = 2) -> str:
     return _word(rng, parts).capitalize()
 
 
+def _upper_first(text: str) -> str:
+    """``text`` opening a sentence: its first letter upper case, the rest as written."""
+    return text[:1].upper() + text[1:]
+
+
 class World:
     """Fresh invented names: each draw is new, so distractor sheets never speak of the same thing."""
 
@@ -164,8 +169,8 @@ def comparative(rng: random.Random, w: World) -> Sheet:
     more, less = rng.choice(_COMPARE)
     noun = rng.choice(["bridge", "tower", "ferry", "station", "library", "market hall"])
     a, b = f"the {w.town()} {noun}", f"the {w.town()} {noun}"
-    ctx = f"{a[0].upper() + a[1:]} is {more} than {b}."
-    a_, b_ = a[0].upper() + a[1:], b[0].upper() + b[1:]
+    a_, b_ = _upper_first(a), _upper_first(b)
+    ctx = f"{a_} is {more} than {b}."
     return [ctx], [(f"{b_} is {less} than {a}.", "ENT"), (f"{b_} is {more} than {a}.", "CON"),
                    (f"{a_} is {less} than {b}.", "CON"),
                    (f"{a_} is the {_SUPERLATIVE[more]} {noun} in the country.", "NIC")]
@@ -221,8 +226,8 @@ def prices(rng: random.Random, w: World) -> Sheet:
     product = w.product()
     price = rng.choice([19, 24, 35, 49, 60, 75, 120, 250])
     pct = rng.choice([10, 15, 20, 25, 30, 50])
-    ctx = f"{product[0].upper() + product[1:]} costs ${price}, and members get {pct}% off."
-    P = product[0].upper() + product[1:]
+    P = _upper_first(product)
+    ctx = f"{P} costs ${price}, and members get {pct}% off."
     return [ctx], [(f"Members get a {pct}% discount on {product}.", "ENT"),
                    (f"Members get a {pct + rng.choice([5, 10, 20])}% discount on {product}.", "CON"),
                    (f"{P} costs ${price * 2}.", "CON"), (f"{P} sells for ${price}.", "ENT")]
@@ -250,8 +255,9 @@ def dates_times(rng: random.Random, w: World) -> Sheet:
     weeks = rng.randrange(2, 9)
     year = rng.randrange(2001, 2026)
     ctx = f"{place} was renovated in {year}; the work took {weeks} weeks."
-    return [ctx], [(f"The renovation of {place[0].lower() + place[1:]} took {weeks * 7} days.", "ENT"),
-                   (f"The renovation of {place[0].lower() + place[1:]} took {weeks + rng.choice([2, 3])} weeks.", "CON"),
+    renovation = f"The renovation of {place[0].lower() + place[1:]}"
+    return [ctx], [(f"{renovation} took {weeks * 7} days.", "ENT"),
+                   (f"{renovation} took {weeks + rng.choice([2, 3])} weeks.", "CON"),
                    (f"{place} was renovated in {year + rng.choice([-2, -1, 1, 2])}.", "CON")]
 
 
@@ -313,7 +319,7 @@ def causal_link(rng: random.Random, w: World) -> Sheet:
     first, second, because, caused = rng.choice(_EVENTS)
     i = rng.randrange(len(_MONTHS) - 2)
     first, second = first.format(m1=_MONTHS[i]), second.format(m2=_MONTHS[i + 2])
-    ctx = [f"{org} {first}.", f"{second[0].upper() + second[1:]}."]
+    ctx = [f"{org} {first}.", f"{_upper_first(second)}."]
     return ctx, [(f"{org} {first}, and {second}.", "ENT"), (f"At {org}, {because}.", "NIC"),
                  (f"At {org}, {caused}.", "NIC")]
 
