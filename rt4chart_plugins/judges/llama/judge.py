@@ -26,6 +26,7 @@ from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.rules.text import STOPWORDS
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
+from rt4chart_plugins.judges.llama.shared import close_at_exit
 
 #: tokens kept free in the context for instructions, the claim and what is generated
 _RESERVE = 640
@@ -127,6 +128,7 @@ class LlamaCppJudge(Judge):
                 )
                 if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
                     raise JudgeError(f"{self.model_path.name}: only ChatML-templated instruct models are supported as judges")
+                close_at_exit(llm)
                 _LOADED[key] = _Model(llm, threading.Lock(), first_tokens(llm, prompts.READOUT_YES),
                                       first_tokens(llm, prompts.READOUT_NO))
             loaded = _LOADED[key]

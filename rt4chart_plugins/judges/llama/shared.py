@@ -8,6 +8,7 @@ detector on the same file from loading it into memory again.
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from pathlib import Path
@@ -20,6 +21,30 @@ _LOADED: dict[tuple, tuple[Any, threading.Lock]] = {}
 
 _LOAD_LOCK = threading.Lock()
 
+#: every model this process loaded, by either loader, closed by :func:`_close_all` at exit
+_OPEN: list[Any] = []
+
+
+def close_at_exit(llm: Any) -> Any:
+    """Free ``llm`` when the interpreter exits, and return it.
+
+    llama-cpp-python frees a model in ``Llama.__del__``; for a model held in a module-level
+    registry that runs during interpreter shutdown, after the library's own globals are gone,
+    and prints an ignored ``TypeError`` traceback per model. An ``atexit`` hook runs before that
+    teardown, while the library is still whole."""
+    _OPEN.append(llm)
+    return llm
+
+
+@atexit.register
+def _close_all() -> None:
+    while _OPEN:
+        llm = _OPEN.pop()
+        try:
+            llm.close()
+        except Exception:  # noqa: BLE001 - exiting anyway; one model's failure must not keep the others open
+            pass
+
 
 def shared_llama(model_path: str | Path, **params: Any) -> tuple[Any, threading.Lock]:
     """The ``llama_cpp.Llama`` for ``model_path`` loaded with ``params``, and its lock."""
@@ -30,7 +55,8 @@ def shared_llama(model_path: str | Path, **params: Any) -> tuple[Any, threading.
     key = (str(Path(model_path).resolve()), tuple(sorted(params.items())))
     with _LOAD_LOCK:
         if key not in _LOADED:
-            _LOADED[key] = (llama_cpp.Llama(model_path=str(model_path), verbose=False, **params), threading.Lock())
+            llm = llama_cpp.Llama(model_path=str(model_path), verbose=False, **params)
+            _LOADED[key] = (close_at_exit(llm), threading.Lock())
         return _LOADED[key]
 
 
