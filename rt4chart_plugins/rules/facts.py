@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from rt4chart_plugins.rules.quantities import quantities, supported
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities, supported
 from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 
@@ -95,21 +95,26 @@ class KnownFacts:
     def missing(self, claim: str) -> list[str]:
         """Numbers and names of the claim found nowhere in the source."""
         unknown = numbers(claim, as_claim=True) - self.numbers
+        written: list[str] = []  # amounts the claim states as one ("9 PM"), as it writes them
         if unknown:
             # "12,000 metres" against "12 kilometres": the same amount in another unit is known; so is
             # an amount in words whose value the source states ("forty thousand" against "40,000"),
             # though its words' own values ("forty", "thousand") are not
             mine = quantities(claim)
-            known = set().union(*(numbers(q.text) for q in mine
-                                  if _value(q.value) in self.numbers or supported(q, self.amounts())))
+            # a time of day's value counts minutes, which no one writes: only its amount is compared
+            known = set().union(*(numbers(q.text, as_claim=True) for q in mine if supported(q, self.amounts()) or (
+                q.kind != TIME_OF_DAY and _value(q.value) in self.numbers)))
             # and the other way round: "40,000" against "forty thousand"
-            stated = {_value(q.value) for q in self.amounts()}
+            stated = {_value(q.value) for q in self.amounts() if q.kind != TIME_OF_DAY}
             unknown = {v for v in unknown - known if v not in stated}
-            for q in mine:  # named as one amount: "40000", not "40" and "1000"
-                parts = numbers(q.text)
-                if len(parts) > 1 and parts <= unknown:
+            for q in mine:  # named as one amount: "40000", not "40" and "1000"; "9 PM", not "21"
+                parts = numbers(q.text, as_claim=True)
+                if q.kind == TIME_OF_DAY and parts & unknown:
+                    unknown -= parts
+                    written.append(q.text)
+                elif len(parts) > 1 and parts <= unknown:
                     unknown = (unknown - parts) | {_value(q.value)}
-        missing = [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
+        missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(n for n in names(claim)

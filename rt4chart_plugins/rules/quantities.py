@@ -5,9 +5,10 @@ passes against "The path is 12 kilometres long" (12 is in the context), and "The
 cubic metres" fails against "The tank holds 2,000 litres" (2 is not). Here a quantity is a number
 (digits, or number words: "forty thousand", "half a") with what it counts: a unit that pint
 knows (lengths, masses, volumes, areas, durations, temperatures, speeds, energies, data sizes,
-percentages), a currency, or else the noun it counts ("48 members") or, failing that, the word it
-belongs to ("a population of about 40,000"). Two quantities of one kind are the same amount when
-they agree (within 1 %, or 3 % once converted, since a conversion written out is rounded).
+percentages), a currency, a time of day ("9 PM", "22:40", "noon"), or else the noun it counts
+("48 members") or, failing that, the word it belongs to ("a population of about 40,000"). Two
+quantities of one kind are the same amount when they agree (within 1 %, or 3 % once converted,
+since a conversion written out is rounded; a time of day exactly).
 
 pint's registry costs about a second to build, so it is built the first time a number is
 followed by a word that could be a unit.
@@ -21,7 +22,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rt4chart_plugins.rules.text import CARDINALS, STOPWORDS, strip_markers
+from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, STOPWORDS, hour_24, strip_markers
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORD_VALUES = {**CARDINALS, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
@@ -43,6 +44,20 @@ _NUMBER = re.compile(
 _WORD = re.compile(r"°\s?[CF]\b|[A-Za-z][A-Za-z/]*")
 #: the second end of a range: "15-20 minutes", "10 to 12 minutes", "60-75°F"
 _RANGE_END = re.compile(r"\s*(?:-|–|to)\s*(?:" + _DIGITS + r")(?=\s?°|\s|%|$|[,.;)])")
+
+
+#: a time of day on the 24-hour clock ("22:40", "06:10"), or one that the 12-hour clock could also
+#: mean ("6:30"); two-digit minutes, so that a score ("3:1") or a record's "17:0" is not one
+_CLOCK_24H = re.compile(r"(?<![\w.:])([01]?\d|2[0-3]):([0-5]\d)(?![\w:]|[.,]\d)")
+#: a range of hours on the 24-hour clock, as records write them: "16:45-20:0" is 16:45 to 20:00
+_RANGE_24H = re.compile(r"(?<![\w.:])([01]?\d|2[0-3]):([0-5]?\d)\s*[-–]\s*([01]?\d|2[0-3]):([0-5]?\d)(?![\w:]|[.,]\d)")
+#: an hour that only the 24-hour clock writes ("17:0", "21:30", "06:10"): a text that has one
+#: writes "10:30" for the morning
+_ONLY_24H = re.compile(r"(?<![\w.:])(?:0\d|1[3-9]|2[0-3]):\d{1,2}(?!\d)")
+_NOON = re.compile(r"\b(noon|midday|midnight)\b", re.IGNORECASE)
+#: the kind of a time of day; its unit says how it was written: ``clock`` on the 24-hour clock or
+#: with a.m./p.m., ``12h`` without them and before 13:00, so that it meets either half of the day
+TIME_OF_DAY = "time of day"
 
 
 @dataclass(frozen=True)
@@ -121,37 +136,82 @@ def _value(m: re.Match) -> float | None:
 def quantities(text: str) -> list[Quantity]:
     """Every quantity stated in ``text``, in order. "half a gigabyte" is 0.5 GB."""
     text = re.sub(r"\bhalf an? (?=[a-z])", "0.5 ", strip_markers(text), flags=re.IGNORECASE)
-    out: list[Quantity] = []
+    text, found = _times_of_day(text)
     for m in _NUMBER.finditer(text):
-        if not (m.group("digits") or m.group("words")) or not m.group(0).strip():
-            continue
-        value = _value(m)
-        rest = text[m.end():]
-        if m.group("digits") and not m.group("pct") and (end := _RANGE_END.match(rest)):
-            rest = rest[end.end():]  # a range's first end takes the unit written after its second
-        if value is None or (m.group("words") and re.match(r"\s+of\b", rest)):
-            continue  # "one of the rooms" counts nothing
-        words = _WORD.findall(rest[:40])
-        if m.group("pct"):
-            out.append(Quantity(value, "percent", "percent", m.group(0).strip()))
-            continue
-        if m.group("sign"):
-            out.append(Quantity(value, _CURRENCY_SIGNS[m.group("sign")], "currency", m.group(0).strip()))
-            continue
-        found = _read_unit(words)
-        if found is not None:
-            (unit, kind), used = found
-            if kind.startswith("currency:"):
-                out.append(Quantity(value, kind.split(":", 1)[1], "currency", f"{m.group(0).strip()} {used}"))
-            else:
-                out.append(Quantity(value, unit, kind, f"{m.group(0).strip()} {used}"))
-            continue
-        noun = next((w.lower() for w in words[:1] if w.lower() not in STOPWORDS), None)
-        if noun is None:
-            before = [w.lower() for w in _WORD.findall(text[:m.start()]) if w.lower() not in STOPWORDS]
-            noun = "of " + before[-1] if before else ""
-        out.append(Quantity(value, "", "count:" + _singular(noun), m.group(0).strip()))
-    return out
+        if m.group("digits") or m.group("words"):
+            q = _amount(m, text)
+            if q is not None:
+                found.append((m.start(), q))
+    return [q for _, q in sorted(found, key=lambda at_q: at_q[0])]
+
+
+def _amount(m: re.Match, text: str) -> Quantity | None:
+    """The quantity a match of :data:`_NUMBER` states, with what it counts; None for a number that
+    counts nothing ("one of the rooms")."""
+    if not m.group(0).strip():
+        return None
+    value = _value(m)
+    rest = text[m.end():]
+    if m.group("digits") and not m.group("pct") and (end := _RANGE_END.match(rest)):
+        rest = rest[end.end():]  # a range's first end takes the unit written after its second
+    if value is None or (m.group("words") and re.match(r"\s+of\b", rest)):
+        return None
+    words = _WORD.findall(rest[:40])
+    if m.group("pct"):
+        return Quantity(value, "percent", "percent", m.group(0).strip())
+    if m.group("sign"):
+        return Quantity(value, _CURRENCY_SIGNS[m.group("sign")], "currency", m.group(0).strip())
+    found = _read_unit(words)
+    if found is not None:
+        (unit, kind), used = found
+        if kind.startswith("currency:"):
+            return Quantity(value, kind.split(":", 1)[1], "currency", f"{m.group(0).strip()} {used}")
+        return Quantity(value, unit, kind, f"{m.group(0).strip()} {used}")
+    noun = next((w.lower() for w in words[:1] if w.lower() not in STOPWORDS), None)
+    if noun is None:
+        before = [w.lower() for w in _WORD.findall(text[:m.start()]) if w.lower() not in STOPWORDS]
+        noun = "of " + before[-1] if before else ""
+    return Quantity(value, "", "count:" + _singular(noun), m.group(0).strip())
+
+
+def _times_of_day(text: str) -> tuple[str, list[tuple[int, Quantity]]]:
+    """The times of day in ``text``, in minutes after midnight, each with its position, and the
+    text with them blanked out: the hour of "9 PM" counts no "pm", nor is "22:40" two counts."""
+    found: list[tuple[int, Quantity]] = []
+    either = not _ONLY_24H.search(text)  # "6:30" is a.m. or p.m., unless the text keeps a 24-hour clock
+
+    def add(at: int, minutes: int, unit: str, written: str) -> None:
+        if written.endswith(".") and written[-3:-2] != ".":  # "6 PM." ends a sentence, "6 p.m." does not
+            written = written[:-1]
+        found.append((at, Quantity(float(minutes), unit, TIME_OF_DAY, written)))
+
+    def on_12h_clock(m: re.Match) -> str:
+        if not 1 <= int(m.group(1)) <= 12:  # "0am" is no time: a list number run into one ("1\n0am")
+            return m.group(0)
+        add(m.start(), hour_24(m) * 60 + int(m.group(2) or 0), "clock", m.group(0).strip())
+        return " " * len(m.group(0))
+
+    def on_24h_range(m: re.Match) -> str:
+        for k in (1, 3):
+            hour, minute = m.group(k), int(m.group(k + 1))
+            add(m.start(k), int(hour) * 60 + minute, "clock", f"{hour}:{minute:02d}")
+        return " " * len(m.group(0))
+
+    def on_24h_clock(m: re.Match) -> str:
+        hour = int(m.group(1))
+        add(m.start(), hour * 60 + int(m.group(2)), "12h" if either and 1 <= hour <= 12 else "clock", m.group(0))
+        return " " * len(m.group(0))
+
+    def on_word(m: re.Match) -> str:
+        add(m.start(), 0 if m.group(1).lower() == "midnight" else 720, "clock", m.group(0))
+        return " " * len(m.group(0))
+
+    text = CLOCK_12H.sub(on_12h_clock, text)
+    if not either:
+        text = _RANGE_24H.sub(on_24h_range, text)
+    text = _CLOCK_24H.sub(on_24h_clock, text)
+    text = _NOON.sub(on_word, text)
+    return text, found
 
 
 def _read_unit(words: list[str]) -> tuple[tuple[str, str], str] | None:
@@ -183,6 +243,9 @@ def same_amount(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities of one kind agree: within 1 % in one unit, within 3 % once converted."""
     if a.kind != b.kind:
         return False
+    if a.kind == TIME_OF_DAY:  # "6:30" is 6:30 a.m. or p.m.; "9 PM" is one of them
+        day = 720 if "12h" in (a.unit, b.unit) else 1440
+        return a.value % day == b.value % day
     if a.kind == "currency" and a.unit != b.unit:
         return False
     if a.kind.startswith("count:") or a.kind == "currency":

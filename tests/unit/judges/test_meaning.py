@@ -33,6 +33,9 @@ CASES = [
      "Opened software can be refunded within 30 days.", Label.CON, "Can opened software be refunded?", marks=KNOWN_MISS),
     ("Maria Lopez was elected mayor in 2019. She previously served as a city council member.",
      "Maria Lopez later won a national award for urban design.", Label.NIC, "What did Maria Lopez do?"),
+    # the other half of the day: every word and number is the context's
+    ("The reading room opens at 8:30 AM and closes at 5 PM.",
+     "The reading room opens at 8:30 PM.", Label.CON, "When does the reading room open?"),
     ("The museum is closed on Mondays. It opens at 10 AM on all other days.",
      "The museum opens at 10 AM except on Mondays, when it is closed.", Label.ENT, "When is the museum open?"),
     ("Maria Lopez was elected mayor in 2019. She previously served as a city council member.",

@@ -46,6 +46,38 @@ def test_another_unit_currency_or_magnitude_is_another_amount(a, b):
     assert not same_amount(one(a), one(b))
 
 
+@pytest.mark.parametrize("a,b", [
+    ("leaves at 21:15", "leaves at 9:15 p.m."),
+    ("opens at 06:30", "opens at 6:30 AM"),
+    ("closes at 12 a.m.", "closes at midnight"),
+    ("lunch is served at noon", "lunch is served at 12 PM"),
+    # without a.m. or p.m., "6:30" is either
+    ("the bus comes at 6:30", "the bus comes at 6:30 p.m."),
+    ("the bus comes at 6:30", "the bus comes at 06:30"),
+])
+def test_a_time_of_day_is_the_same_on_either_clock(a, b):
+    assert one(a).kind == one(b).kind == "time of day"
+    assert same_amount(one(a), one(b))
+
+
+@pytest.mark.parametrize("a,b", [
+    ("opens at 9 AM", "opens at 9 PM"),
+    ("leaves at 21:15", "leaves at 9:15 a.m."),
+    ("opens at 06:30", "opens at 18:30"),
+    ("closes at noon", "closes at midnight"),
+])
+def test_another_time_of_day_is_another_amount(a, b):
+    assert not same_amount(one(a), one(b))
+
+
+def test_a_time_of_day_is_one_amount_as_written():
+    # its hour counts no "pm", and "22:40" is not two counts; a sentence's full stop is not its own
+    assert [(q.value, q.text) for q in quantities("It leaves at 22:40 and arrives at 6 AM.")] == [
+        (1360.0, "22:40"), (360.0, "6 AM")]
+    # a list number run into a time, a score and a ratio are no times of day
+    assert all(q.kind != "time of day" for q in quantities("1\n0am: cloudy. The final was 3:1, a 16:9 screen."))
+
+
 def test_what_is_not_an_amount_is_not_read():
     # list numbers, passage references, addresses, numbers inside words
     assert quantities("3. Reduce the heat (Passage 2).") == []
@@ -60,3 +92,23 @@ def test_what_is_not_an_amount_is_not_read():
 def test_the_number_check_knows_an_amount_stated_in_another_unit():
     assert unsupported_facts("The ride is 12,000 metres long.", "The ride is 12 km long.") == []
     assert unsupported_facts("The ride is 15 km long.", "The ride is 12 km long.") == ["15"]
+
+
+def test_the_number_check_knows_a_time_of_day_on_either_clock_and_names_it_as_written():
+    assert unsupported_facts("The last ferry leaves at 21:15.", "The last ferry leaves at 9:15 p.m.") == []
+    assert unsupported_facts("The last ferry leaves at 9:15 p.m.", "The last ferry leaves at 21:15.") == []
+    assert unsupported_facts("The bus comes at 6:30.", "The bus comes at 18:30.") == []
+    # the time the claim wrote, not its hour on the 24-hour clock ("21")
+    assert unsupported_facts("The shop opens at 9 PM.", "The shop is open on weekdays.") == ["9 PM"]
+    # a text that keeps a 24-hour clock ("17:0-21:30") means the morning by "10:30"
+    assert unsupported_facts("It is open on Mondays from 7:00 AM to 10:30 PM.",
+                             '{"hours": {"Monday": "7:0-10:30", "Friday": "17:0-21:30"}}') == ["10:30 PM"]
+    assert unsupported_facts("It is open on Mondays from 7:00 AM to 10:30 AM.",
+                             '{"hours": {"Monday": "7:0-10:30", "Friday": "17:0-21:30"}}') == []
+
+
+def test_a_records_range_of_hours_is_read_on_the_24_hour_clock():
+    # "20:0" as records write it is 20:00; "10:30" in a text that keeps the 24-hour clock is morning
+    assert [(q.value, q.text) for q in quantities('"Friday": "16:45-20:0", "Monday": "7:0-10:30"')] == [
+        (1005.0, "16:45"), (1200.0, "20:00"), (420.0, "7:00"), (630.0, "10:30")]
+    assert unsupported_facts("It is open on Fridays from 16:45 to 20:00.", '{"hours": {"Friday": "16:45-20:0"}}') == []
