@@ -18,7 +18,8 @@ its content words, and reports a contrast when that clause marks one of these di
   with them on swapped sides ("A is larger than B" / "B is larger than A"). A converse ("A is
   larger than B" / "B is smaller than A") is consistent and reports nothing.
 - **opposite**: a one-place opposite about the same thing ("open" / "closed", "increased" /
-  "decreased", "the longest" / "the shortest");
+  "decreased", "the longest" / "the shortest"); where the sentence uses both poles, each is
+  said of what it names before it ("A is the fastest and B the slowest" / "B is the fastest");
 - **roles**: the names around a shared verb swapped ("A acquired B" / "B acquired A"), a passive
   read as such;
 - **quantity**: an amount the context states nowhere, where the aligned sentence states another

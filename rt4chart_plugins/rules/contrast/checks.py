@@ -198,10 +198,17 @@ def relation(claim: Span, clause: Span) -> Contrast | None:
 
 def state(claim: Span, sentence: Span) -> Contrast | None:
     """A one-place scale word of the claim whose opposite pole the sentence uses, about the same
-    thing (words shared on the same side of it): "is open every day" / "is closed on Mondays"."""
+    thing (words shared on the same side of it): "is open every day" / "is closed on Mondays".
+    A sentence that uses both poles gives each to what is named before it ("the Ridge Trail is the
+    longest and the Lakeside Loop the shortest"): the claim must name what has the other one."""
     for i, t in enumerate(claim.low):
         for axis, sign in STATE.get(t, []):
             theirs = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
+            if set(theirs) == {sign, -sign}:
+                j = holder_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
+                if j is not None and polarity(claim, i) == polarity(sentence, j):
+                    return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
+                continue
             if set(theirs) != {-sign}:
                 continue
             j = theirs[-sign]
@@ -212,6 +219,24 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             if before or after:
                 return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
     return None
+
+
+def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
+    """``other`` when the claim's subject (its words before the scale word at ``i``) is what the
+    sentence names before its opposite pole at ``other``, and not before its same pole at ``same``;
+    each pole's holder is read from its clause, after the other pole when that comes first."""
+    def holder(j: int, k: int) -> set[str]:  # what the pole at j is said of; k: the other pole
+        start, _ = clause_of(sentence.low, j)
+        if k < j:
+            start = max(start, k + 1)
+        return set(content(sentence.toks[start:j]))
+
+    mine = set(content(claim.toks[:i]))
+    own, others = holder(same, other), holder(other, same)
+    distinct = mine - own
+    # a name of the claim's that only the same pole's holder has means the claim agrees with it
+    agrees = set(names(claim.toks[:i])) & (own - others)
+    return other if distinct and distinct <= others and not agrees else None
 
 
 def phrase(toks: Sequence[str], i: int, step: int) -> set[str]:

@@ -43,6 +43,10 @@ CAUGHT = [
     ("quantity", ["Each tablet contains 20 mg of zinc."], "Each tablet contains 20 g of zinc."),
     ("quantity", ["The Tarn estate employs 350 people."], "The Tarn estate employs 350,000 people."),
     ("quantity", ["Hollis Park was opened in 1962 by the mayor."], "Hollis Park was opened in 1926 by the mayor."),
+    # a sentence with both poles gives each to what it names before it
+    ("opposite", ["The Ashby route is the fastest and the coastal route is the slowest."], "The coastal route is the fastest."),
+    ("opposite", ["At the spring fair, the Orla stall had the longest queue and the Pim stall the shortest."],
+     "The Pim stall had the longest queue at the spring fair."),
     # a time of day is an amount too: the other half of the day, or another hour
     ("quantity", ["The Linden bakery opens at 7 AM and closes at 3 PM."], "The Linden bakery opens at 7 PM."),
     ("quantity", ["The last ferry to Brackholm leaves at 21:15."], "The last ferry to Brackholm leaves at 8:15 p.m."),
@@ -75,6 +79,11 @@ LEFT_ALONE = [
     # the same amount in another unit, and a number the context has without its unit
     (["The Marlow ferry crossing is 8 kilometres long."], "The Marlow ferry crossing is 8,000 metres long."),
     (["Simmer white rice for 15 to 20 minutes and brown rice 35 to 40."], "Simmer brown rice for 35 minutes."),
+    # each pole said of what the sentence gives it to
+    (["The Ashby route is the fastest and the coastal route is the slowest."], "The Ashby route is the fastest."),
+    (["The Ashby route is the fastest and the coastal route is the slowest."], "The coastal route is the slowest of the two."),
+    (["At the spring fair, the Orla stall had the longest queue and the Pim stall the shortest."],
+     "The Orla stall had the longest queue."),
     # the same time of day written on the other clock, or as a word
     (["The last ferry to Brackholm leaves at 21:15."], "The last ferry to Brackholm leaves at 9:15 p.m."),
     (["The night market in Osset closes at 12 a.m."], "The night market in Osset closes at midnight."),
