@@ -145,8 +145,9 @@ def train(cfg: NliConfig, out: Path, *, data_dir: str | None = None, resume: boo
     state_path = out / CHECKPOINT
     if resume and state_path.exists():
         state = torch.load(state_path, weights_only=False)
-        if state["config"] != cfg.model_dump():
-            raise ValueError(f"{state_path} was written with another recipe: {state['config']}")
+        differs = sorted(k for k, v in cfg.model_dump().items() if k != "threads" and state["config"].get(k) != v)
+        if differs:  # the number of threads changes the speed, not the recipe
+            raise ValueError(f"{state_path} was written with another recipe (it differs in {', '.join(differs)})")
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         sched.load_state_dict(state["schedule"])
