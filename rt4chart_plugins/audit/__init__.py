@@ -1,7 +1,10 @@
-"""The audit: every verdict of a run as a table (``table``) or as one self-contained HTML page."""
+"""The audit: every verdict of a run as a table (``table``) or as one self-contained HTML page,
+and two runs compared (``diff``)."""
 
+from rt4chart_plugins.audit.diff import AuditDiff, ClaimChange, RowChange, diff_reports
 from rt4chart_plugins.audit.html import render_html, write_html
 from rt4chart_plugins.audit.rows import AuditRow, as_rows, load_results
 from rt4chart_plugins.audit.table import ClaimRow, claim_rows, reports_to_dataframe, write_table
 
-__all__ = ["write_html", "render_html", "AuditRow", "as_rows", "load_results", "ClaimRow", "claim_rows", "reports_to_dataframe", "write_table"]
+__all__ = ["write_html", "render_html", "AuditRow", "as_rows", "load_results", "ClaimRow", "claim_rows",
+           "reports_to_dataframe", "write_table", "diff_reports", "AuditDiff", "RowChange", "ClaimChange"]
