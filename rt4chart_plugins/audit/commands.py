@@ -19,6 +19,12 @@ def register(sub: Any) -> None:
     r.add_argument("--input", help="the samples JSONL the results came from: its other fields (task, meta…) "
                                    "become the page's field filter")
     r.add_argument("--title", default=None, help="the page's title (default: the results file's name)")
+    r.add_argument("--baseline", metavar="RESULTS", help="an earlier run of the same rows: each row shows its change "
+                                                         "and the page sorts by it (`rt4chart diff` compares both)")
+    r.add_argument("--by", nargs="+", metavar="FIELD", default=None,
+                   help="the input fields to aggregate by (default: each with 2 to 30 values, such as task)")
+    r.add_argument("--plain", action="store_true", help="every row as markup, however many (default: past 1,000 "
+                                                        "rows the rows after the first page are compressed)")
     r.set_defaults(func=cmd_report)
 
     x = sub.add_parser("export", help="one row per claim of verify or bench results, as CSV or parquet")
@@ -35,8 +41,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     results = Path(args.results)
     rows = load_results(results, inputs=args.input)
     settings, metrics = bench_context(results)
+    baseline = load_results(args.baseline, inputs=args.input) if args.baseline else None
     write_html(rows, args.output, title=args.title or f"RT4CHART audit: {results.name}", settings=settings,
-               metrics=metrics)
+               metrics=metrics, by=args.by, baseline=baseline, compress=False if args.plain else None)
     failed = sum(1 for r in rows if not r.ok)
     print(f"{len(rows)} rows ({failed} failed) → {args.output}", file=sys.stderr)
     return 0
