@@ -76,6 +76,7 @@ class TrainConfig(BaseModel):
     members: int = 1  # ensemble members, member k trained with seed + k (training/ensemble.py; measured, not shipped)
     drop_rate: float = 0.3  # share of supported RAGTruth sentences that also give a hard negative (support removed → NIC)
     nli_pairs: int = 5000  # stage-1 NLI pairs mixed in, with the nli source, so that the task keeps what stage 1 taught
+    threads: int = 0  # torch threads; 0: one per core (the speed, not the recipe)
     init_from: str | None = None  # a stage-1 NLI model (`rt4chart train-nli --out DIR`: DIR/model) to start from
 
 
@@ -151,7 +152,7 @@ def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_
     except ImportError as exc:
         raise MissingExtra("torch/transformers", "train") from exc
     torch.manual_seed(cfg.seed)
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(cfg.threads or os.cpu_count() or 1)
     model = AutoModelForSequenceClassification.from_pretrained(str(cfg.init_from or base), num_labels=3)
     model.train()
     steps_per_epoch = math.ceil(len(pairs) / cfg.batch_size)
