@@ -126,7 +126,8 @@ def test_the_default_recipe_is_the_shipped_artifacts():
     # a knob added after the artifact was built must default to off, so the rebuild stays the same
     off = {"members": 1, "question": "always"}  # one model: no ensemble; premises as v1 read them
     # sizes of sources that the recipe does not read change nothing
-    inert = {"extra_per_set": "extra", "edit_items": "edits", "edits_per_item": "edits", "facts": "facts"}
+    inert = {"extra_per_set": "extra", "edit_items": "edits", "edits_per_item": "edits", "facts": "facts",
+             "nli_pairs": "nli"}
     assert all(default[k] == off[k] if k in off else inert[k] not in default["sources"] if k in inert
                else default[k] in (0, None, False) for k in default.keys() - shipped.keys())
 
