@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -349,3 +349,47 @@ def supported(claim: Quantity, context: list[Quantity]) -> bool:
     """Whether the context states the claim's amount, in any unit of its kind."""
     return any(same_amount(claim, c) for c in context)
 
+
+class AmountIndex:
+    """The amounts of one text, kept so that whether they state a claim's amount is looked up
+    rather than compared with each of them: a long context holds thousands of amounts, and each
+    claim's amounts are asked about. ``supports(q)`` is ``supported(q, amounts)``, exactly."""
+
+    def __init__(self, amounts: list[Quantity]):
+        self._clock: set[float] = set()  # minutes after midnight of the times written on one clock, mod 1440
+        self._half_day: set[float] = set()  # every time of day, mod 720
+        self._either_half: set[float] = set()  # the times that may be a.m. or p.m. ("6:30"), mod 720
+        self._counted: dict[tuple[str, str], list[float]] = {}  # counts and prices by (kind, currency), sorted
+        self._measured: dict[str, list[Quantity]] = {}  # physical amounts by kind, compared one by one
+        for q in amounts:
+            if q.kind == TIME_OF_DAY:
+                self._half_day.add(q.value % 720)
+                (self._either_half.add(q.value % 720) if q.unit == "12h" else self._clock.add(q.value % 1440))
+            elif q.kind.startswith("count:") or q.kind == "currency":
+                self._counted.setdefault(_counted_key(q), []).append(q.value)
+            else:
+                self._measured.setdefault(q.kind, []).append(q)
+        for values in self._counted.values():
+            values.sort()
+
+    def supports(self, claim: Quantity) -> bool:
+        """Whether one of the amounts states the claim's amount (:func:`same_amount`)."""
+        if claim.kind == TIME_OF_DAY:
+            if claim.unit == "12h":
+                return claim.value % 720 in self._half_day
+            return claim.value % 1440 in self._clock or claim.value % 720 in self._either_half
+        if claim.kind.startswith("count:") or claim.kind == "currency":
+            values = self._counted.get(_counted_key(claim), [])
+            # the values that :func:`rounded_alike` can accept lie within the claim's rounding or
+            # within half of their own (their place is at most themselves), give or take 1
+            a = claim.value
+            spread = max(_place(a), 1.0) / 2
+            lo = min(a - spread, 2 * a, 2 * a / 3) - 1
+            hi = max(a + spread, 2 * a, 2 * a / 3) + 1
+            return any(rounded_alike(a, b) for b in values[bisect_left(values, lo):bisect_right(values, hi)])
+        return supported(claim, self._measured.get(claim.kind, []))
+
+
+def _counted_key(q: Quantity) -> tuple[str, str]:
+    """What a count or a price is compared within: its kind, and a price's currency."""
+    return q.kind, q.unit if q.kind == "currency" else ""

@@ -9,9 +9,13 @@ machine and under any load. The times themselves are the scale benchmark's
 from __future__ import annotations
 
 import json
+import random
+import sys
 
 from rt4chart_plugins.rules import quantities as quantities_module
-from rt4chart_plugins.rules.facts import unsupported_facts
+from rt4chart_plugins.rules.contrast import Contrasts
+from rt4chart_plugins.rules.facts import KnownFacts, unsupported_facts
+from rt4chart_plugins.judges.trained.premise import Premises
 
 
 class _Scanned:
@@ -45,3 +49,50 @@ def _scanned_for(numbers: int, monkeypatch) -> int:
 def test_the_fact_check_reads_a_context_of_many_numbers_once(monkeypatch):
     """16,000 numbers took 18 s: each number read the whole text before it for the word it counts."""
     assert _scanned_for(8000, monkeypatch) < 2.5 * _scanned_for(4000, monkeypatch)  # the quadratic reading: 4 times
+
+
+def _calls(work) -> int:
+    """Python and C calls made by ``work()`` in this thread."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        count += event in ("call", "c_call")
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def _text(sentences: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    vocab = [f"w{i}x" for i in range(40 * sentences)]
+    return [" ".join(rng.sample(vocab, 8)).capitalize() + f" is {rng.randint(2, 999)}." for _ in range(sentences)]
+
+
+def _per_claim_calls(sentences: int, claims: int = 20) -> int:
+    """The calls that the trained judge and the pipeline's rules make for each claim of an answer
+    against one context, once the context has been read: its premise, its contrast, its facts."""
+    context = _text(sentences, 0)
+    answer = [s.replace(" is ", " is 1") for s in context[:claims]]
+    premises = Premises(context, [12] * len(context), 120)
+    contrasts, known = Contrasts(context), KnownFacts("\n".join(context))
+    contrasts.amounts(), known.amounts()  # what a context's first claim reads once
+
+    def work():
+        for claim in answer:
+            premises.pick(claim)
+            contrasts.find(claim)
+            known.missing(claim)
+    return _calls(work)
+
+
+def test_a_claim_costs_the_sentences_that_share_its_words_not_every_sentence():
+    """Every claim was compared with every context sentence: a 1 MB context with a 500-sentence
+    answer did not finish in 20 minutes. A claim's work must not grow with context sentences that
+    share none of its words."""
+    small, large = _per_claim_calls(300), _per_claim_calls(3000)
+    assert large < 2 * small, (small, large)  # comparing with every sentence: 10 times
