@@ -20,6 +20,7 @@ from json.decoder import scanstring
 
 from sentencex import segment as _sentencex_segment
 
+from rt4chart_plugins.rules.text import clean_text
 from rt4chart_plugins.types import Sentence
 
 _WORDY = re.compile(r"\w", re.UNICODE)
@@ -123,7 +124,10 @@ def _structured_units(passage: str) -> list[tuple[int, int, str, str | None]] | 
         return None
     units: list[tuple[int, int, str, str | None]] = []
     for leaf in leaves:
-        units.extend(_leaf_units(passage, leaf))
+        # a key or a value may escape a lone surrogate ("\\ud800"), which decoding turns into one:
+        # no tokenizer takes it and no report with it serializes, so it is replaced as in the input
+        units.extend((start, end, clean_text(text), clean_text(field) if field is not None else None)
+                     for start, end, text, field in _leaf_units(passage, leaf))
     return units
 
 

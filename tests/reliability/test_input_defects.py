@@ -60,3 +60,16 @@ def test_huge_numbers_are_compared_exactly(verifier):
     for answer in ("The price is " + "9" * 400 + ".", "The price is 1e400."):
         report = _roundtrip(verifier.verify(context="The price is 5.", answer=answer))
         assert report.label.value != "ENT", answer
+
+
+@pytest.mark.parametrize("context,answer", [
+    (r'{"k": "\ud800 is open"}', "It is open."),  # an escaped surrogate in a value: the encoder raised TypeError
+    (r'{"\ud835": "x"}', ""),  # in a key: the report did not serialize
+    (r'{"hours": {"Monday": "9:0-17:0"}, "n\udfffote": "\udc00"}', "It opens on Monday at 9 AM."),
+])
+def test_a_lone_surrogate_escaped_in_a_json_context_gives_a_report_that_serializes(verifier, context, answer):
+    report = _roundtrip(verifier.verify(context=context, answer=answer))
+    assert report.state != "failed"
+    for s in report.context_sentences:  # the unit keeps its place in the caller's text
+        assert 0 <= s.start <= s.end <= len(context) and (s.text + (s.field or "")).encode("utf-8")
+    assert any("\ufffd" in s.text for s in report.context_sentences)  # replaced, one code point for one
