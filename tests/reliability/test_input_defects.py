@@ -73,3 +73,18 @@ def test_a_lone_surrogate_escaped_in_a_json_context_gives_a_report_that_serializ
     for s in report.context_sentences:  # the unit keeps its place in the caller's text
         assert 0 <= s.start <= s.end <= len(context) and (s.text + (s.field or "")).encode("utf-8")
     assert any("\ufffd" in s.text for s in report.context_sentences)  # replaced, one code point for one
+
+
+RECORD = '{"name": "Bob\'s Diner", "attributes": {"HasTV": "False"}, "hours": {"Monday": "9:0-17:0"}}'
+
+
+@pytest.mark.parametrize("context", [f"Here is the record: {RECORD}", f"{RECORD}\nThat is all we know.",
+                                     f"Two records follow. {RECORD} and {RECORD}"])
+def test_a_record_with_text_around_it_is_still_read_by_field(verifier, context):
+    """Text before or after a JSON record made it read as prose: its contradicted claims became ENT."""
+    report = _roundtrip(verifier.verify(context=context, answer="Bob's Diner has TVs."))
+    assert report.claims[0].label.value == "CON"
+    assert report.claims[0].evidence[0].field == "attributes.HasTV"
+    tv = report.claims[0].evidence[0]
+    assert context[tv.start:tv.end] == '"HasTV": "False"'
+
