@@ -88,3 +88,12 @@ def test_a_record_with_text_around_it_is_still_read_by_field(verifier, context):
     tv = report.claims[0].evidence[0]
     assert context[tv.start:tv.end] == '"HasTV": "False"'
 
+
+@pytest.mark.parametrize("question", [None, "0", "12", "When does it close? 0 or 24?"])
+def test_a_bare_number_in_the_question_states_no_time_of_day(verifier, question):
+    """"0" in the question made "midnight" (hour 0) a fact the source states: CON became ENT."""
+    report = verifier.verify(context="The store opens at 9 AM and closes at 5 PM.", answer="It closes at midnight.",
+                             question=question)
+    assert report.label.value == "CON"
+    assert unsupported_facts("It closes at 9 PM.", "It closes at 5 PM. It has 21 tables.") == ["9 PM"]
+    assert unsupported_facts("It closes at 9 PM.", "It closes at 21:00.") == []
