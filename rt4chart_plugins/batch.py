@@ -198,7 +198,9 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
             sink.close()
     left = len(todo) - ok - failed
     if state is not None:
-        order = [rid for rid, _ in rows if rid in lines] + [rid for rid in lines if rid not in dict(rows)]
+        # in input order, then the rows of an earlier run whose ids this input no longer has
+        ids = {rid for rid, _ in rows}
+        order = [rid for rid, _ in rows if rid in lines] + [rid for rid in lines if rid not in ids]
         ordered = [lines[rid] for rid in order]
         replace_lines(state, ordered)
         if fmt != "jsonl" and stopped is None:
