@@ -76,7 +76,9 @@ def read_rows(path: Path) -> list[tuple[str, VerifyInput | Exception]]:
     """(id, parsed row or the error that prevents parsing it) for each non-blank line."""
     rows: list[tuple[str, VerifyInput | Exception]] = []
     seen: set[str] = set()
-    for number, raw in enumerate(_lines(Path(path).read_bytes()), start=1):
+    # a file saved "with BOM" starts with U+FEFF, which JSON does not allow before the first row
+    content = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
+    for number, raw in enumerate(_lines(content), start=1):
         if not raw.strip():
             continue
         row_id = f"line-{number}"

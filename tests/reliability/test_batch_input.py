@@ -1,16 +1,49 @@
-"""A batch file as people write it, through the CLI's batch runner with the trained verifier."""
+"""A batch file as people write it: integer ids, a repeated id, a byte-order mark, and many rows.
+Through the CLI's batch runner with the trained verifier."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
 import rt4chart_plugins.batch as batch
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.batch import run_batch
 
+CONTEXT = "The trial lasts 14 days. Only verified users are eligible."
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    return Verifier("trained")
+
 
 def _written(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _row(row_id, answer="The trial lasts 14 days.") -> dict:
+    return {"id": row_id, "context": CONTEXT, "answer": answer}
+
+
+def test_an_integer_id_is_read_as_a_string_and_a_duplicate_fails_only_itself(tmp_path, verifier):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inp.write_text("\n".join(json.dumps(r) for r in [_row(5), _row("5", "The trial lasts 30 days."), _row(6)]) + "\n")
+    summary = run_batch(verifier, inp, out, progress=False)
+    rows = _written(out)
+    assert [r["id"] for r in rows] == ["5", "5@line-2", "6"]
+    assert [r["ok"] for r in rows] == [True, False, True]
+    assert rows[0]["report"]["label"] == "ENT" and "duplicate id '5'" in rows[1]["error"]
+    assert (summary.ok, summary.failed) == (2, 1)
+    assert run_batch(verifier, inp, out, progress=False).skipped == 2  # a re-run keeps the scored rows
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path, verifier):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inp.write_bytes(b"\xef\xbb\xbf" + "\n".join(json.dumps(_row(f"r{i}")) for i in range(2)).encode() + b"\n")
+    summary = run_batch(verifier, inp, out, progress=False)
+    assert summary.failed == 0 and [r["id"] for r in _written(out)] == ["r0", "r1"]
 
 
 class _CountedRows(list):
@@ -30,7 +63,7 @@ def _passes(tmp_path, n: int, monkeypatch) -> int:
     monkeypatch.setattr(batch, "read_rows", lambda path: _CountedRows(_READ_ROWS(path)))
     _CountedRows.passes = 0
     inp, out = tmp_path / f"in{n}.jsonl", tmp_path / f"out{n}.jsonl"
-    inp.write_text("".join(json.dumps({"id": f"r{i}", "answer": 1}) + "\n" for i in range(n)))  # every row fails
+    inp.write_text("".join(json.dumps({"id": i, "answer": 1}) + "\n" for i in range(n)))  # every row fails
     summary = run_batch(Verifier("trained"), inp, out, progress=False)
     assert summary.failed == n and len(_written(out)) == n
     return _CountedRows.passes
