@@ -14,7 +14,9 @@ import random
 import re
 import weakref
 from abc import abstractmethod
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from json_repair import repair_json
 from pydantic import ValidationError
@@ -28,11 +30,27 @@ from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, 
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class ChatReply:
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+
+
+async def within(seconds: float | None, request: Awaitable[T]) -> T:
+    """``await request``, cut at ``seconds`` in all: a client's own timeout bounds each read of a
+    reply, so a server that trickles its body a byte at a time is never timed out by it. Past the
+    deadline the request is cancelled and a :class:`TimeoutError` saying so is raised (transient:
+    retried as any timeout)."""
+    if seconds is None:
+        return await request
+    try:
+        return await asyncio.wait_for(request, seconds)
+    except asyncio.TimeoutError:
+        raise TimeoutError(f"no complete reply within {seconds:g} s") from None
 
 
 def json_instruction(schema: dict) -> str:

@@ -14,7 +14,7 @@ import weakref
 from typing import Any
 
 from rt4chart_plugins.errors import MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages, within
 
 
 #: (base URL, model) pairs whose server rejected a ``json_schema`` response format
@@ -86,14 +86,16 @@ class OpenAIJudge(ChatJudge):
                 messages = [{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}]
                 fmt = {}
             try:
-                resp = await self._client().chat.completions.create(
+                # a total deadline: the client's timeout bounds each read, so a reply trickled a byte
+                # at a time never ends; past the deadline the request is a timeout, and retried
+                resp = await within(self.timeout, self._client().chat.completions.create(
                     model=self.model,
                     messages=messages,
                     temperature=self.temperature,
                     seed=self.seed,
                     max_tokens=self.max_tokens,
                     **fmt,
-                )
+                ))
                 break
             except openai.APIStatusError as exc:
                 # A server without json_schema support rejects it (llama.cpp's with a 500): learnt

@@ -83,6 +83,7 @@ class Fault:
     # error; "nic": every claim NIC (an ENT without existing evidence); "stopped": JudgeUnavailable;
     # "salvaged": whatever parsed is kept, the rest unjudged with an error
     max_attempts: int | None = None  # the most requests the endpoint may see
+    max_seconds: float | None = None  # the longest the batch may take (a deadline must cut a hang)
     min_gap: float = 0.0  # the least wait before the first retry (Retry-After)
     fresh: Callable | None = None  # builds a stateful fault anew for each run (replaces ``fault``)
 
@@ -102,6 +103,10 @@ FAULTS: list[Fault] = [
     Fault("malformed HTTP body", every_verify(lambda p: Act(body="<html>not json</html>")), "unjudged"),
     Fault("prose instead of JSON", every_verify(lambda p: Act(content="I think the claims look fine to me.")),
           "unjudged"),
+    Fault("reply trickled a byte every 0.5 s, once", first(1, Act(trickle=0.5)), "same", CLEAN_REQUESTS + 1,
+          max_seconds=30),
+    Fault("reply trickled a byte every 0.5 s, always", lambda n, p: Act(trickle=0.5), "stopped",
+          JUDGE["breaker_after"] + JUDGE["concurrency"], max_seconds=30),
     Fault("truncated JSON", every_verify(_truncated), "salvaged"),
     Fault("wrong keys", every_verify(lambda p: Act(content='{"results": [{"id": 0, "verdict": "ENT"}]}')), "unjudged"),
     Fault("unknown labels", every_verify(lambda p: Act(content='{"verdicts": [{"claim": 0, "label": "MAYBE"}, '
@@ -185,6 +190,8 @@ def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
             problems.append("a failed row with no error")
         if any(c.label is not None and c.label.value == "ENT" and not c.evidence for c in r.claims):
             problems.append("an ENT claim with no evidence")
+    if f.max_seconds is not None and outcome.seconds > f.max_seconds:
+        problems.append(f"took {outcome.seconds:.0f} s, over {f.max_seconds:.0f} s")
     if f.max_attempts is not None and outcome.attempts > f.max_attempts:
         problems.append(f"{outcome.attempts} attempts, over {f.max_attempts}")
     if f.min_gap and (outcome.first_gap is None or outcome.first_gap < f.min_gap):

@@ -33,6 +33,7 @@ class Act:
     choices: bool = True  # False: an empty ``choices`` list
     hang: float = 0.0  # seconds to sleep before acting
     reset: bool = False  # close the connection with no response (a TCP reset)
+    trickle: float = 0.0  # seconds between the body's bytes, once the headers are sent
 
 
 Fault = Callable[[int, dict], "Act | None"]
@@ -115,7 +116,13 @@ class FaultServer:
                     self.send_header(k, v)
                 self.end_headers()
                 try:
-                    self.wfile.write(data)
+                    if act.trickle:
+                        for i in range(len(data)):
+                            self.wfile.write(data[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(act.trickle)
+                    else:
+                        self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout)
                     pass
 
