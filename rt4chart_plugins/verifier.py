@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.detector import Detector, check_input
-from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.errors import InvalidInput, InvalidReply
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import judge_name, judge_options, make_judge
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
@@ -106,7 +106,13 @@ class Verifier(Detector):
         judge = self.judge
         cfg = self.config
 
-        claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
+        try:
+            claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
+        except InvalidReply as exc:  # asked again and still cut off or unreadable: no claim is made up from it
+            cost.seconds = time.perf_counter() - started
+            return Report(label=None, hallucinated=False, score=0.0, state="failed", answer=answer, question=question,
+                          answer_sentences=answer_sentences, context_sentences=context_sentences, notes=notes,
+                          cost=cost, judge=judge.name, error=f"no claim could be judged: {exc}")
         windows: list = []
         final: dict[int, Judgement] = {}
         local: dict[int, LocalVerdict] = {}

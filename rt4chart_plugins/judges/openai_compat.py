@@ -13,7 +13,7 @@ import os
 import weakref
 from typing import Any
 
-from rt4chart_plugins.errors import MissingExtra
+from rt4chart_plugins.errors import InvalidReply, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages, within
 
 
@@ -107,9 +107,16 @@ class OpenAIJudge(ChatJudge):
                     self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]
                     continue
                 raise
-        usage = resp.usage
+        choices = getattr(resp, "choices", None)
+        if choices is None:  # the client hands back what it could not parse: an HTML page, plain text
+            raise InvalidReply(f"{self.name}: the endpoint answered with no chat completion "
+                               f"({type(resp).__name__} {str(resp)[:80]!r}); check the URL")
+        if not choices:
+            raise InvalidReply(f"{self.name}: the endpoint's completion has no choices")
+        usage = getattr(resp, "usage", None)
         return ChatReply(
-            text=resp.choices[0].message.content or "",
+            text=choices[0].message.content or "",
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            cut=getattr(choices[0], "finish_reason", None) == "length",
         )
