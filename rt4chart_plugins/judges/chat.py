@@ -289,7 +289,7 @@ class ChatJudge(Judge):
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
                 attempt += 1
-                what = f"{type(exc).__name__}: {exc}"
+                what = failures.describe(exc)
                 if self._is_fatal(exc):
                     self._unavailable = JudgeUnavailable(
                         f"{self.name} refused the request ({what}); check the key, the model name and the "

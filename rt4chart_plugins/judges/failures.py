@@ -76,6 +76,17 @@ def headers_of(exc: BaseException) -> dict[str, str]:
     return {}
 
 
+def describe(exc: BaseException) -> str:
+    """One line saying what failed: the exception, and the nearest one it was raised from that
+    says more. A client's "Connection error." alone does not tell a reset from a refused
+    connection, nor from a timeout; what it wraps does ("Server disconnected without sending a
+    response.")."""
+    outer = f"{type(exc).__name__}: {exc}".strip()
+    inner = next((f"{type(e).__name__}: {e}" for e in list(causes(exc))[1:]
+                  if str(e).strip() and str(e) not in outer and type(e).__name__ != "CancelledError"), None)
+    return (f"{outer} ({inner})" if inner else outer).replace("\n", " ")
+
+
 def is_fatal(exc: BaseException) -> bool:
     return status_of(exc) in FATAL_STATUS
 

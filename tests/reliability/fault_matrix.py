@@ -131,6 +131,8 @@ FAULTS: list[Fault] = [
           JUDGE["concurrency"]),
     Fault("404 no such model", lambda n, p: Act(status=404, body='{"error": {"message": "model not found"}}'),
           "stopped", JUDGE["concurrency"]),
+    Fault("connection reset, always", lambda n, p: Act(reset=True), "stopped",
+          JUDGE["breaker_after"] + JUDGE["concurrency"]),
     Fault("always 500 (endpoint down)", lambda n, p: Act(status=500, body="{}"), "stopped",
           JUDGE["breaker_after"] + JUDGE["concurrency"]),
     Fault("nothing listening", None, "stopped"),
