@@ -41,3 +41,46 @@ def test_a_reply_that_failed_is_not_cached_so_the_rows_recover_once_the_endpoint
         reports, judge = _run(again, JudgeCache(tmp_path / "cache.sqlite"))
     assert judge.attempts == 0 and all(r.cost.cache_hits == 2 for r in reports)  # now every reply is cached
     assert CLEAN_REQUESTS == 2 * len(ROWS)
+
+
+def _damage(path, how: str) -> None:
+    import random
+
+    if how == "garbage":
+        path.write_bytes(b"this is no database " * 50)
+        return
+    if how == "folder is a file":
+        path.parent.rmdir()
+        path.parent.write_text("a file where the cache's folder should be")
+        return
+    cache = JudgeCache(path)
+    for i in range(2000):
+        cache.put(f"k{i}", {"verdicts": ["x" * 200]})
+    cache.close()
+    data = bytearray(path.read_bytes())
+    if how == "truncated":
+        data = data[: len(data) // 3]
+    else:  # bits flipped all over the file, its header's among them
+        rng = random.Random(0)
+        for at in [3] + [rng.randrange(len(data)) for _ in range(300)]:
+            data[at] ^= 1 << rng.randrange(8)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["garbage", "truncated", "bits flipped", "folder is a file"])
+def test_a_cache_that_cannot_be_opened_is_moved_aside_with_one_warning_and_every_row_is_scored(tmp_path, how):
+    """A damaged cache file failed every row."""
+    path = tmp_path / "cache" / "judge-cache.sqlite"
+    path.parent.mkdir()
+    _damage(path, how)
+    port = free_port()
+    with pytest.warns(RuntimeWarning) as warned:
+        with FaultServer(port=port) as server:
+            reports, _ = _run(server, str(path))
+    assert all(r.state == "verified" for r in reports) and _labels(reports) == [["ENT", "NIC"]] * len(ROWS)
+    assert len([w for w in warned if "judge cache" in str(w.message)]) == 1
+    if how != "folder is a file":
+        assert list(path.parent.glob("judge-cache.sqlite.corrupt-*")), "the damaged file was not kept aside"
+        with FaultServer(port=port) as server:  # the new cache holds this run's replies
+            reports, judge = _run(server, str(path))
+        assert judge.attempts == 0
