@@ -28,6 +28,7 @@ from typing import IO, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.detector import Detector, clean_text, describe_error, failed_report
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.types import BatchRow, Report, VerifyInput
@@ -151,6 +152,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     (default: by the output's extension, else JSONL)."""
     from tqdm import tqdm
 
+    checked("concurrency", concurrency, AtLeastOne)
     fmt = output_format(output_path, format)
     rows = read_rows(Path(input_path))
     to_stdout = str(output_path) == STDOUT

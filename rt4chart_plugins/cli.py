@@ -307,9 +307,12 @@ def main(argv: list[str] | None = None) -> int:
     except Rt4chartError as exc:
         print(f"rt4chart: {exc}", file=sys.stderr)
         return 2
-    except FileNotFoundError as exc:
+    except OSError as exc:  # a file that is missing, a folder, not readable or not writable
         print(f"rt4chart: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # a batch keeps what it wrote: a re-run resumes
+        print("rt4chart: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
@@ -69,8 +70,9 @@ class Detector(ABC):
         for the rows not scored."""
         from tqdm import tqdm
 
+        limit = self.concurrency if concurrency is None else checked("concurrency", concurrency, AtLeastOne)
         items = list(rows)
-        semaphore = asyncio.Semaphore(concurrency or self.concurrency)
+        semaphore = asyncio.Semaphore(limit)
         stopped: list[JudgeUnavailable] = []
         bar = tqdm(total=len(items), desc="verify", unit="row", disable=not progress)
 

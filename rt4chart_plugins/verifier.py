@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import difflib
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import ValidationError
 
-from rt4chart_plugins.config import PipelineConfig
+from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
 from rt4chart_plugins.detector import Detector, check_input
 from rt4chart_plugins.errors import InvalidInput, InvalidReply
 from rt4chart_plugins.judges.base import Judge
@@ -26,7 +27,7 @@ from rt4chart_plugins.pipeline.overrides import apply_rules
 from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, whole_context, window_shape
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.pipeline.verdicts import claim_verdict
-from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report
+from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report, VerifyInput
 
 
 def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
@@ -78,7 +79,7 @@ class Verifier(Detector):
         if self._judge_kwargs and not isinstance(judge, Judge):
             check_judge_options(judge, self._judge_kwargs)  # a misspelt judge option fails now, not at the first row
         self._judge: Judge | None = judge if isinstance(judge, Judge) else None
-        self.concurrency = concurrency
+        self.concurrency = checked("concurrency", concurrency, AtLeastOne)
 
     @property
     def name(self) -> str:
@@ -86,6 +87,19 @@ class Verifier(Detector):
 
     def prepare(self) -> None:
         self.judge.prepare()
+
+    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
+                           on_result: Callable[[int, Report], None] | None = None,
+                           progress: bool = False) -> list[Report]:
+        """:meth:`Detector.averify_many`, with the judge built first: an option it refuses
+        (``timeout=-1``) is one :class:`InvalidInput` for the call, not the same failure in every row."""
+        try:
+            self.judge
+        except InvalidInput:
+            raise
+        except Exception:  # noqa: BLE001 - a judge that cannot load (a missing model) fails each row, as it says
+            pass
+        return await super().averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress)
 
     @property
     def judge(self) -> Judge:

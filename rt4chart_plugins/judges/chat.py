@@ -21,6 +21,7 @@ from typing import TypeVar
 from json_repair import repair_json
 from pydantic import ValidationError
 
+from rt4chart_plugins.config import AtLeastOne, AtLeastZero, SecondsOrNone, checked
 from rt4chart_plugins.errors import InvalidReply, JudgeError, JudgeUnavailable
 from rt4chart_plugins.rules.text import STOPWORDS
 from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
@@ -199,12 +200,13 @@ class ChatJudge(Judge):
         context_tokens: int = 6000,
     ):
         self.name = name
+        self.concurrency = checked("concurrency", concurrency, AtLeastOne)
+        self.max_retries = checked("max_retries", max_retries, AtLeastZero)
+        self.backoff = checked("backoff", backoff, SecondsOrNone)
+        self.max_retry_after = checked("max_retry_after", max_retry_after, SecondsOrNone)
+        self.breaker_after = checked("breaker_after", breaker_after, AtLeastOne)
+        context_tokens = checked("context_tokens", context_tokens, AtLeastOne)
         self.cache = cache_from_setting(cache)
-        self.concurrency = concurrency
-        self.max_retries = max_retries
-        self.backoff = backoff
-        self.max_retry_after = max_retry_after
-        self.breaker_after = breaker_after
         #: failed attempts since the last success, across every request (the circuit breaker's count)
         self._failures_in_a_row = 0
         #: set once the endpoint is known unusable: every later request fails at once, unsent

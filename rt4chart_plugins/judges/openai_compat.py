@@ -13,6 +13,7 @@ import os
 import weakref
 from typing import Any
 
+from rt4chart_plugins.config import AtLeastOne, Seconds, checked
 from rt4chart_plugins.errors import InvalidReply, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages, within
 
@@ -43,8 +44,8 @@ class OpenAIJudge(ChatJudge):
         self.api_key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
         self.temperature = temperature
         self.seed = seed
-        self.timeout = timeout
-        self.max_tokens = max_tokens
+        self.timeout = checked("timeout", timeout, Seconds)
+        self.max_tokens = checked("max_tokens", max_tokens, AtLeastOne)
         # "prompt" once the server has rejected a response format; remembered per endpoint and model
         # for the process, since frameworks re-create their metrics (and so this judge) per row
         self._schema_mode = "prompt" if self._endpoint() in _REJECTS_JSON_SCHEMA else "json_schema"
