@@ -38,6 +38,10 @@ class PipelineConfig(BaseModel):
         True, description="overrule ENT when a claim reuses a context sentence's words with another negation, "
                           "quantifier, modality, direction, roles or amount (rules/contrast/)"
     )
+    deadline: float | None = Field(
+        None, gt=0, allow_inf_nan=False,
+        description="seconds one row may take; past them the row fails with the reason and its work stops (None: no "
+                    "deadline, though a caller's own timeout still stops the work)")
     max_context_chars: int = Field(
         2_000_000, ge=1, description="contexts longer than this are rejected rather than silently cut"
     )

@@ -21,6 +21,7 @@ from json.decoder import scanstring
 
 from sentencex import segment as _sentencex_segment
 
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.text import clean_text
 from rt4chart_plugins.types import Sentence
 
@@ -34,6 +35,7 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     cursor = 0
     for piece in _sentencex_segment(language, text):
+        checkpoint()
         stripped = piece.strip()
         if not stripped:
             continue

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.rules.clauses import clause_spans, clause_with
@@ -146,6 +147,7 @@ class TrainedJudge(Judge):
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
         shown: dict[str, Contrast] = {}  # claim id → the contrast that decided its label
         for claim, lg, premise in zip(request.claims, logits, picked):
+            checkpoint()
             enc = _softmax(lg)
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)

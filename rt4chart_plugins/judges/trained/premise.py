@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.records.regions import spell_codes
 from rt4chart_plugins.rules.text import CLOCK_12H, STOPWORDS, hour_24, split_camel
 
@@ -37,6 +38,7 @@ def words(text: str) -> list[str]:
     data is met halfway: JSON keys are split at case changes ("RestaurantsTakeOut" → restaurants,
     take, out), clock times are read as 24-hour values ("10 PM" and "22:0" both give 22), and a
     spelled-out state or province as its postal code ("Pennsylvania" and "PA" both give pa)."""
+    checkpoint()  # read for every sentence of a context: where reading a long one is stopped
     text = _CLOCK_ZERO.sub(lambda m: m.group(1), CLOCK_12H.sub(_clock, split_camel(spell_codes(text))))
     out = []
     for w in _WORD.findall(text.lower()):
@@ -60,6 +62,7 @@ class Relevance:
         self._sets = [set(words(s)) for s in sentences]
         self._holding: dict[str, list[int]] = {}  # word → the sentences holding it, in document order
         for i, s in enumerate(self._sets):
+            checkpoint()
             for w in s:
                 self._holding.setdefault(w, []).append(i)
         n = len(self._sets)
@@ -207,6 +210,7 @@ class Premises:
         against the same context would get another premise, and so another verdict, depending on
         whether a question was passed. Under ``always`` (what artifacts up to v1 were trained on)
         every premise carries the question."""
+        checkpoint()
         question = self._question(claim, question)
         shared = self.relevance.shared(claim, question)
         chosen = select_shared(shared, self._costs, self.budget, exclude=exclude)
