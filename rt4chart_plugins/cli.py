@@ -64,6 +64,8 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
                         "the whole context for the trained verifier)")
     g.add_argument("--window-overlap", type=int, default=10)
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
+    g.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+                   help="seconds one row may take; past them it fails with the reason (default: none)")
 
 
 def judge_kwargs(args: argparse.Namespace) -> dict:
@@ -112,6 +114,8 @@ def _verifier(args: argparse.Namespace):
               "global_verification": not args.no_global}
     if args.decomposition:
         config["decomposition"] = args.decomposition
+    if getattr(args, "deadline", None) is not None:
+        config["deadline"] = args.deadline
     return Verifier(judge, judge_kwargs=kwargs, **config)
 
 

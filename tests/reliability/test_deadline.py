@@ -59,3 +59,18 @@ def test_a_callers_timeout_fires_on_time_and_stops_the_rows_work(long_row):
     fired, cpu_after = asyncio.run(main())
     assert fired < 4.0
     assert cpu_after < 0.5  # the row's threads stopped at their next checkpoint
+
+
+def test_the_cli_takes_the_deadline(tmp_path, long_row, capsys):
+    import json
+
+    import rt4chart_plugins.cli as cli
+
+    Verifier().verify(**SHORT)  # the model and the units' registry, loaded once per process
+    (tmp_path / "in.jsonl").write_text(json.dumps({"id": "long", **long_row}) + "\n" + json.dumps({"id": "short", **SHORT}) + "\n")
+    assert cli.main(["verify", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out.jsonl"), "-q", "--deadline", "0.5",
+                     "--concurrency", "1"]) == 1
+    rows = {r["id"]: r for r in map(json.loads, (tmp_path / "out.jsonl").read_text().splitlines())}
+    assert "deadline of 0.5 s" in rows["long"]["error"] and rows["short"]["ok"]
+    assert cli.main(["verify", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "o2.jsonl"), "--deadline", "0"]) == 2
+    assert "deadline" in capsys.readouterr().err
