@@ -193,7 +193,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
 
         if good:
             try:
-                verifier.verify_many([r for _, _, r in good], concurrency=concurrency, on_result=on_result)
+                verifier.verify_many([r for _, _, r in good], concurrency=concurrency, on_result=on_result, keep=False)
             except JudgeUnavailable as exc:
                 stopped = exc
     finally:

@@ -91,7 +91,7 @@ class Verifier(Detector):
 
     async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
                            on_result: Callable[[int, Report], None] | None = None,
-                           progress: bool = False) -> list[Report]:
+                           progress: bool = False, keep: bool = True) -> list[Report]:
         """:meth:`Detector.averify_many`, with the judge built first: an option it refuses
         (``timeout=-1``) is one :class:`InvalidInput` for the call, not the same failure in every row."""
         try:
@@ -100,7 +100,8 @@ class Verifier(Detector):
             raise
         except Exception:  # noqa: BLE001 - a judge that cannot load (a missing model) fails each row, as it says
             pass
-        return await super().averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress)
+        return await super().averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress,
+                                          keep=keep)
 
     @property
     def judge(self) -> Judge:

@@ -73,3 +73,30 @@ def test_the_final_rewrite_reads_the_rows_a_fixed_number_of_times(tmp_path, monk
     """The rewrite in input order rebuilt a dict of every row for each row: 10,000 rows took 66 s,
     20,000 six minutes, and a 120,022-row input never got there."""
     assert _passes(tmp_path, 400, monkeypatch) == _passes(tmp_path, 100, monkeypatch)
+
+
+def _short_rows(path, n: int) -> None:
+    rows = [("The trial lasts 14 days.", "The trial lasts 14 days."), ("Cats sleep a lot.", "Cats bark.")]
+    path.write_text("".join(json.dumps({"id": i, "context": rows[i % 2][0], "answer": rows[i % 2][1]}) + "\n"
+                            for i in range(n)))
+
+
+def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypatch):
+    """Every row's report was kept until the last row was done: 100,000 rows' came to gigabytes."""
+    import gc
+
+    from rt4chart_plugins import Report
+
+    _short_rows(tmp_path / "in.jsonl", 300)
+    live: list[int] = []
+    write_row = batch.row_json
+
+    def counting(row):
+        if row.id == "250":
+            gc.collect()
+            live.append(sum(isinstance(o, Report) for o in gc.get_objects()))
+        return write_row(row)
+
+    monkeypatch.setattr(batch, "row_json", counting)
+    run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False, concurrency=2)
+    assert live and live[0] <= 10, live  # the rows in flight, give or take; not 250
