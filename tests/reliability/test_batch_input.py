@@ -100,3 +100,25 @@ def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypa
     monkeypatch.setattr(batch, "row_json", counting)
     run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False, concurrency=2)
     assert live and live[0] <= 10, live  # the rows in flight, give or take; not 250
+
+
+def test_the_final_rewrite_writes_the_lines_without_copying_them_all(tmp_path, monkeypatch):
+    import tracemalloc
+
+    _short_rows(tmp_path / "in.jsonl", 2000)
+    peaks: list[tuple[int, int]] = []
+    rewrite = batch.replace_lines
+
+    def measured(path, lines):
+        size = sum(len(line) for line in lines)
+        tracemalloc.start()
+        try:
+            rewrite(path, lines)
+            peaks.append((size, tracemalloc.get_traced_memory()[1]))
+        finally:
+            tracemalloc.stop()
+
+    monkeypatch.setattr(batch, "replace_lines", measured)
+    run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False)
+    size, peak = peaks[-1]
+    assert peak < size / 4, (size, peak)  # the lines joined first: twice their size, and more
