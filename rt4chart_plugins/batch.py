@@ -23,6 +23,7 @@ import io
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import IO, Literal
 
@@ -49,6 +50,8 @@ class BatchSummary(BaseModel):
     failed: int
     left: int = 0  # not scored because the batch stopped (re-run to do them)
     stopped: str | None = None  # why the batch stopped early, if it did
+    seconds: float = 0.0  # the whole run
+    rewrite_seconds: float = 0.0  # of which the final rewrite in input order (and the CSV or text view)
 
 
 def output_format(output: str | Path, requested: str | None) -> Format:
@@ -154,6 +157,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     (default: by the output's extension, else JSONL)."""
     from tqdm import tqdm
 
+    started = time.perf_counter()
     checked("concurrency", concurrency, AtLeastOne)
     fmt = output_format(output_path, format)
     rows = read_rows(Path(input_path))
@@ -203,6 +207,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
         if sink is not None:
             sink.close()
     left = len(todo) - ok - failed
+    rewrite_started = time.perf_counter()
     if state is not None:
         # in input order, then the rows of an earlier run whose ids this input no longer has
         ids = {rid for rid, _ in rows}
@@ -214,8 +219,10 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
             state.unlink()
     elif stream is not None:
         stream.flush_all()
+    ended = time.perf_counter()
     return BatchSummary(total=len(rows), skipped=len(done), ok=ok, failed=failed, left=left,
-                        stopped=str(stopped) if stopped else None)
+                        stopped=str(stopped) if stopped else None, seconds=ended - started,
+                        rewrite_seconds=ended - rewrite_started)
 
 
 class _OrderedStream:
