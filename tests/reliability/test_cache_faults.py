@@ -54,7 +54,7 @@ def _damage(path, how: str) -> None:
         path.parent.write_text("a file where the cache's folder should be")
         return
     cache = JudgeCache(path)
-    for i in range(2000):
+    for i in range(500):
         cache.put(f"k{i}", {"verdicts": ["x" * 200]})
     cache.close()
     data = bytearray(path.read_bytes())
