@@ -88,7 +88,7 @@ class Fault:
     # existing evidence); "stopped": JudgeUnavailable
     max_attempts: int | None = None  # the most requests the endpoint may see
     max_seconds: float | None = None  # the longest the batch may take (a deadline must cut a hang)
-    says: str | None = None  # what every unjudged claim's or failed row's error must say
+    says: str | None = None  # what every unjudged claim's or failed row's error, or the stop's, must say
     min_gap: float = 0.0  # the least wait before the first retry (Retry-After)
     fresh: Callable | None = None  # builds a stateful fault anew for each run (replaces ``fault``)
 
@@ -111,7 +111,7 @@ FAULTS: list[Fault] = [
     Fault("reply trickled a byte every 0.5 s, once", first(1, Act(trickle=0.5)), "same", CLEAN_REQUESTS + 1,
           max_seconds=30),
     Fault("reply trickled a byte every 0.5 s, always", lambda n, p: Act(trickle=0.5), "stopped",
-          JUDGE["breaker_after"] + JUDGE["concurrency"], max_seconds=30),
+          JUDGE["breaker_after"] + JUDGE["concurrency"], max_seconds=30, says="no complete reply within 1 s"),
     Fault("200 text/html instead of JSON", every_verify(lambda p: Act(body="<html>proxy login</html>",
                                                                       content_type="text/html")), "unjudged",
           says="no chat completion"),
@@ -132,7 +132,7 @@ FAULTS: list[Fault] = [
     Fault("404 no such model", lambda n, p: Act(status=404, body='{"error": {"message": "model not found"}}'),
           "stopped", JUDGE["concurrency"]),
     Fault("connection reset, always", lambda n, p: Act(reset=True), "stopped",
-          JUDGE["breaker_after"] + JUDGE["concurrency"]),
+          JUDGE["breaker_after"] + JUDGE["concurrency"], says="Server disconnected"),
     Fault("always 500 (endpoint down)", lambda n, p: Act(status=500, body="{}"), "stopped",
           JUDGE["breaker_after"] + JUDGE["concurrency"]),
     Fault("nothing listening", None, "stopped"),
@@ -238,6 +238,7 @@ def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
             problems.append("a claim kept a label without existing evidence")
     errors = [c.error for r in outcome.reports if r for c in r.claims if not c.judged]
     errors += [r.error for r in outcome.reports if r and r.state == "failed" and not r.claims]
+    errors += [outcome.error] if outcome.error else []
     if f.says and not all(f.says in (e or "") for e in errors):
         problems.append(f"an error that does not say {f.says!r}")
     return problems

@@ -105,7 +105,7 @@ def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypa
 def test_the_final_rewrite_writes_the_lines_without_copying_them_all(tmp_path, monkeypatch):
     import tracemalloc
 
-    _short_rows(tmp_path / "in.jsonl", 2000)
+    _short_rows(tmp_path / "in.jsonl", 600)
     peaks: list[tuple[int, int]] = []
     rewrite = batch.replace_lines
 

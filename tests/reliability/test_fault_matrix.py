@@ -33,10 +33,3 @@ def test_a_fatal_error_sends_no_request_for_the_other_rows():
     assert "401" in outcome.error and "key" in outcome.error
     assert outcome.attempts <= 2 and all(r is None for r in outcome.reports)
 
-
-def test_a_reset_is_reported_as_a_dropped_connection_and_a_trickle_as_a_timeout():
-    """A TCP reset read "Connection error." and nothing more, which did not tell it from a timeout."""
-    reset = run(next(f for f in FAULTS if f.name == "connection reset, always"))
-    assert "disconnected" in reset.error and "timed out" not in reset.error and "within" not in reset.error
-    trickle = run(next(f for f in FAULTS if f.name == "reply trickled a byte every 0.5 s, always"))
-    assert "no complete reply within 1 s" in trickle.error
