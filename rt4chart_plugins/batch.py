@@ -23,11 +23,13 @@ import io
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import IO, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.detector import Detector, clean_text, describe_error, failed_report
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.types import BatchRow, Report, VerifyInput
@@ -48,6 +50,8 @@ class BatchSummary(BaseModel):
     failed: int
     left: int = 0  # not scored because the batch stopped (re-run to do them)
     stopped: str | None = None  # why the batch stopped early, if it did
+    seconds: float = 0.0  # the whole run
+    rewrite_seconds: float = 0.0  # of which the final rewrite in input order (and the CSV or text view)
 
 
 def output_format(output: str | Path, requested: str | None) -> Format:
@@ -76,7 +80,9 @@ def read_rows(path: Path) -> list[tuple[str, VerifyInput | Exception]]:
     """(id, parsed row or the error that prevents parsing it) for each non-blank line."""
     rows: list[tuple[str, VerifyInput | Exception]] = []
     seen: set[str] = set()
-    for number, raw in enumerate(_lines(Path(path).read_bytes()), start=1):
+    # a file saved "with BOM" starts with U+FEFF, which JSON does not allow before the first row
+    content = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
+    for number, raw in enumerate(_lines(content), start=1):
         if not raw.strip():
             continue
         row_id = f"line-{number}"
@@ -127,7 +133,9 @@ def replace_lines(path: Path, lines: list[str]) -> None:
     """Write ``path`` at once: a reader (or a re-run after a kill) sees the old file or the new one."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8", newline="") as fh:
-        fh.write("".join(line + "\n" for line in lines))
+        for line in lines:  # one at a time: joined first, 100,000 rows' lines were copied twice over
+            fh.write(line)
+            fh.write("\n")
         fh.flush()
         os.fsync(fh.fileno())
     tmp.replace(path)
@@ -149,6 +157,8 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     (default: by the output's extension, else JSONL)."""
     from tqdm import tqdm
 
+    started = time.perf_counter()
+    checked("concurrency", concurrency, AtLeastOne)
     fmt = output_format(output_path, format)
     rows = read_rows(Path(input_path))
     to_stdout = str(output_path) == STDOUT
@@ -189,7 +199,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
 
         if good:
             try:
-                verifier.verify_many([r for _, _, r in good], concurrency=concurrency, on_result=on_result)
+                verifier.verify_many([r for _, _, r in good], concurrency=concurrency, on_result=on_result, keep=False)
             except JudgeUnavailable as exc:
                 stopped = exc
     finally:
@@ -197,8 +207,11 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
         if sink is not None:
             sink.close()
     left = len(todo) - ok - failed
+    rewrite_started = time.perf_counter()
     if state is not None:
-        order = [rid for rid, _ in rows if rid in lines] + [rid for rid in lines if rid not in dict(rows)]
+        # in input order, then the rows of an earlier run whose ids this input no longer has
+        ids = {rid for rid, _ in rows}
+        order = [rid for rid, _ in rows if rid in lines] + [rid for rid in lines if rid not in ids]
         ordered = [lines[rid] for rid in order]
         replace_lines(state, ordered)
         if fmt != "jsonl" and stopped is None:
@@ -206,8 +219,10 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
             state.unlink()
     elif stream is not None:
         stream.flush_all()
+    ended = time.perf_counter()
     return BatchSummary(total=len(rows), skipped=len(done), ok=ok, failed=failed, left=left,
-                        stopped=str(stopped) if stopped else None)
+                        stopped=str(stopped) if stopped else None, seconds=ended - started,
+                        rewrite_seconds=ended - rewrite_started)
 
 
 class _OrderedStream:

@@ -33,7 +33,7 @@ from rt4chart_plugins.errors import InvalidInput, Rt4chartError
 from rt4chart_plugins.judges.registry import JUDGES, judge_name
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
-LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray")
+LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
 
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
@@ -66,6 +66,8 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
                         "the whole context for the trained verifier)")
     g.add_argument("--window-overlap", type=int, default=10)
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
+    g.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+                   help="seconds one row may take; past them it fails with the reason (default: none)")
 
 
 def judge_kwargs(args: argparse.Namespace) -> dict:
@@ -114,6 +116,8 @@ def _verifier(args: argparse.Namespace):
               "global_verification": not args.no_global}
     if args.decomposition:
         config["decomposition"] = args.decomposition
+    if getattr(args, "deadline", None) is not None:
+        config["deadline"] = args.deadline
     return Verifier(judge, judge_kwargs=kwargs, **config)
 
 
@@ -309,9 +313,12 @@ def main(argv: list[str] | None = None) -> int:
     except Rt4chartError as exc:
         print(f"rt4chart: {exc}", file=sys.stderr)
         return 2
-    except FileNotFoundError as exc:
+    except OSError as exc:  # a file that is missing, a folder, not readable or not writable
         print(f"rt4chart: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # a batch keeps what it wrote: a re-run resumes
+        print("rt4chart: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

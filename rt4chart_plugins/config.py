@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from rt4chart_plugins.errors import InvalidInput
 
 #: the method's W (method.md §1): context sentences per local window, for a judge that reads a
 #: window as it is given
@@ -36,8 +38,12 @@ class PipelineConfig(BaseModel):
         True, description="overrule ENT when a claim reuses a context sentence's words with another negation, "
                           "quantifier, modality, direction, roles or amount (rules/contrast/)"
     )
+    deadline: float | None = Field(
+        None, gt=0, allow_inf_nan=False,
+        description="seconds one row may take; past them the row fails with the reason and its work stops (None: no "
+                    "deadline, though a caller's own timeout still stops the work)")
     max_context_chars: int = Field(
-        2_000_000, description="contexts longer than this are rejected rather than silently cut"
+        2_000_000, ge=1, description="contexts longer than this are rejected rather than silently cut"
     )
 
     @model_validator(mode="after")
@@ -50,3 +56,28 @@ class PipelineConfig(BaseModel):
                 f"({given}); otherwise windows never advance"
             )
         return self
+
+
+#: what the options outside the pipeline take: rows or requests in flight, retries, seconds, a
+#: threshold (a whole number is not a bool, and no number is NaN or infinite)
+AtLeastOne = Annotated[int, Field(ge=1, strict=True)]
+AtLeastZero = Annotated[int, Field(ge=0, strict=True)]
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+SecondsOrNone = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+def checked(name: str, value: Any, kind: Any) -> Any:
+    """``value`` if it is a ``kind`` (one of the types above), else :class:`InvalidInput` naming
+    the option: a bad option must fail where it is given, not as a ``ValueError`` from asyncio or
+    a NaN in a report later."""
+    try:
+        return _ADAPTERS[kind].validate_python(value)
+    except ValidationError:
+        raise InvalidInput(f"{name} must be {_WANTED.get(kind, 'valid')}, got {value!r}") from None
+
+
+_WANTED = {AtLeastOne: "a whole number of at least 1", AtLeastZero: "a whole number of at least 0",
+           Seconds: "a number of seconds above 0", SecondsOrNone: "a number of seconds of at least 0",
+           Finite: "a finite number"}
+_ADAPTERS = {kind: TypeAdapter(kind) for kind in _WANTED}

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
@@ -51,48 +52,58 @@ class Detector(ABC):
         return run_sync(self.averify(context=context, answer=answer, question=question))
 
     def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                    on_result: Callable[[int, Report], None] | None = None, progress: bool = False) -> list[Report]:
+                    on_result: Callable[[int, Report], None] | None = None, progress: bool = False,
+                    keep: bool = True) -> list[Report]:
         """The sync face of :meth:`averify_many`."""
-        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress))
+        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress,
+                                          keep=keep))
 
     # ---- async -------------------------------------------------------------------------------
 
     async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
                            on_result: Callable[[int, Report], None] | None = None,
-                           progress: bool = False) -> list[Report]:
+                           progress: bool = False, keep: bool = True) -> list[Report]:
         """One report per row, in order; a row that fails gets a ``failed`` report with its error.
 
         ``on_result(index, report)`` is called as each row finishes (a batch writes it then);
-        ``progress`` shows a bar (tqdm) on stderr. When the judge's endpoint cannot serve any row
+        ``progress`` shows a bar (tqdm) on stderr; ``keep=False`` returns no reports, so that a
+        caller who takes each from ``on_result`` does not hold them all (100,000 rows' reports
+        came to gigabytes). When the judge's endpoint cannot serve any row
         (:class:`JudgeUnavailable`: a 401, or its circuit breaker opened) no further row is
         started and that one error is raised, with ``.reports``: each row's report, or None
-        for the rows not scored."""
+        for the rows not scored.
+
+        ``concurrency`` workers take the rows in turn, rather than one task per row waiting on a
+        semaphore: what is in flight, not the number of rows, sets what the loop holds."""
         from tqdm import tqdm
 
+        limit = self.concurrency if concurrency is None else checked("concurrency", concurrency, AtLeastOne)
         items = list(rows)
-        semaphore = asyncio.Semaphore(concurrency or self.concurrency)
+        reports: list[Report | None] = [None] * len(items) if keep else []
         stopped: list[JudgeUnavailable] = []
         bar = tqdm(total=len(items), desc="verify", unit="row", disable=not progress)
+        queue = iter(enumerate(items))  # shared by the workers: each takes the next row
 
-        async def one(index: int, row: VerifyInput | dict) -> Report | None:
-            async with semaphore:
+        async def worker() -> None:
+            for index, row in queue:
                 if stopped:
-                    return None
+                    return
                 try:
                     data = row if isinstance(row, VerifyInput) else VerifyInput.model_validate(row)
                     report = await self.averify(context=data.context, answer=data.answer, question=data.question)
                 except JudgeUnavailable as exc:
                     stopped.append(exc)
-                    return None
+                    return
                 except Exception as exc:  # noqa: BLE001 - a row's failure is its result
                     report = failed_report(row, exc)
-            bar.update(1)
-            if on_result is not None:
-                on_result(index, report)
-            return report
+                bar.update(1)
+                if on_result is not None:
+                    on_result(index, report)
+                if keep:
+                    reports[index] = report
 
         try:
-            reports = list(await asyncio.gather(*(one(i, r) for i, r in enumerate(items))))
+            await asyncio.gather(*(worker() for _ in range(min(limit, len(items)))))
         finally:
             bar.close()
         if stopped:

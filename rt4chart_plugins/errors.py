@@ -13,6 +13,12 @@ class JudgeError(Rt4chartError):
     """The judge could not produce a usable answer (after retries)."""
 
 
+class InvalidReply(JudgeError):
+    """The judge answered, but not with what was asked, after it was asked again: a reply cut off
+    before its JSON ended, one without the JSON asked for, or no chat completion at all (an HTML
+    page). Nothing is read from it; the row it was for fails with this reason."""
+
+
 class JudgeUnavailable(Rt4chartError):
     """The judge's endpoint cannot serve any row: it refused the credentials or the model (401,
     403, 404), or it kept failing until the circuit breaker opened. Not a :class:`JudgeError`,

@@ -11,7 +11,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Label(str, Enum):
@@ -270,6 +270,12 @@ class VerifyInput(BaseModel):
     context: str | list[str]
     answer: str
     question: str | None = None
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _integer_id(cls, value: object) -> object:
+        """An integer id (``{"id": 5}``) is the id "5": JSONL writers number their rows."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 class BatchRow(BaseModel):

@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import difflib
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import ValidationError
 
-from rt4chart_plugins.config import PipelineConfig
+from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
 from rt4chart_plugins.detector import Detector, check_input
-from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch, stage
+from rt4chart_plugins.errors import InvalidInput, InvalidReply
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import judge_name, judge_options, make_judge
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
@@ -26,7 +28,7 @@ from rt4chart_plugins.pipeline.overrides import apply_rules
 from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, whole_context, window_shape
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.pipeline.verdicts import claim_verdict
-from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report
+from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report, VerifyInput
 
 
 def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
@@ -78,7 +80,7 @@ class Verifier(Detector):
         if self._judge_kwargs and not isinstance(judge, Judge):
             check_judge_options(judge, self._judge_kwargs)  # a misspelt judge option fails now, not at the first row
         self._judge: Judge | None = judge if isinstance(judge, Judge) else None
-        self.concurrency = concurrency
+        self.concurrency = checked("concurrency", concurrency, AtLeastOne)
 
     @property
     def name(self) -> str:
@@ -87,6 +89,20 @@ class Verifier(Detector):
     def prepare(self) -> None:
         self.judge.prepare()
 
+    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
+                           on_result: Callable[[int, Report], None] | None = None,
+                           progress: bool = False, keep: bool = True) -> list[Report]:
+        """:meth:`Detector.averify_many`, with the judge built first: an option it refuses
+        (``timeout=-1``) is one :class:`InvalidInput` for the call, not the same failure in every row."""
+        try:
+            self.judge
+        except InvalidInput:
+            raise
+        except Exception:  # noqa: BLE001 - a judge that cannot load (a missing model) fails each row, as it says
+            pass
+        return await super().averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress,
+                                          keep=keep)
+
     @property
     def judge(self) -> Judge:
         if self._judge is None:
@@ -94,19 +110,50 @@ class Verifier(Detector):
         return self._judge
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
+        """The row's report. Its work runs under a :class:`~rt4chart_plugins.deadline.Watch`: past
+        ``deadline`` seconds (the pipeline option) the row fails with the reason, and when the
+        caller gives up on it (a framework's own timeout cancels the await) the work still running
+        in threads stops at its next checkpoint instead of running on."""
         context, answer, question = check_input(context, answer, question, self.config.max_context_chars)
         await asyncio.to_thread(self.judge.prepare)  # a model load is not this sample's cost
+        watch = Watch(self.config.deadline)
+        token = WATCH.set(watch)  # copied into the tasks and threads the row starts
+        try:
+            work = self._verify(context, answer, question)
+            return await (work if watch.seconds is None else asyncio.wait_for(work, watch.seconds))
+        except (DeadlinePassed, asyncio.TimeoutError):
+            if not watch.passed:
+                raise
+            watch.cancel()
+            return Report(label=None, hallucinated=False, score=0.0, state="failed", answer=answer,
+                          question=question.strip() or None if question else None, judge=self.judge.name,
+                          error=watch.reason())
+        except asyncio.CancelledError:
+            watch.cancel()
+            raise
+        finally:
+            WATCH.reset(token)
+
+    async def _verify(self, context: str | list[str], answer: str, question: str | None) -> Report:
         started = time.perf_counter()
         question = question.strip() or None if question else None
         cost = Cost()
         notes: list[str] = []
         corrections: list[Correction] = []
-        answer_sentences = segment_answer(answer)
-        context_sentences = segment_context(context)
+        stage("reading the context and the answer")
+        answer_sentences = await asyncio.to_thread(segment_answer, answer)
+        context_sentences = await asyncio.to_thread(segment_context, context)
         judge = self.judge
         cfg = self.config
 
-        claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
+        stage("decomposing the answer")
+        try:
+            claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
+        except InvalidReply as exc:  # asked again and still cut off or unreadable: no claim is made up from it
+            cost.seconds = time.perf_counter() - started
+            return Report(label=None, hallucinated=False, score=0.0, state="failed", answer=answer, question=question,
+                          answer_sentences=answer_sentences, context_sentences=context_sentences, notes=notes,
+                          cost=cost, judge=judge.name, error=f"no claim could be judged: {exc}")
         windows: list = []
         final: dict[int, Judgement] = {}
         local: dict[int, LocalVerdict] = {}
@@ -121,12 +168,14 @@ class Verifier(Detector):
             if shrink_note:
                 notes.append(shrink_note)
             run_global = cfg.global_verification and len(windows) > 1
+            stage("judging the claims")
             local, deciding, unjudged = await verify_local(
                 claims, context_sentences, windows, judge, question, cost, corrections,
                 want_phrase=cfg.sub_sentence_spans and not run_global,
             )
             final = dict(deciding)
             if run_global:
+                stage("judging the claims against the whole context")
                 final.update(await verify_global(
                     claims, local, context_sentences, costs, windows, judge, question,
                     cfg.sub_sentence_spans, cost, corrections, notes,
@@ -143,8 +192,9 @@ class Verifier(Detector):
             for c in claims
         ]
         if context_sentences:
-            apply_rules(verdicts, context, context_sentences, question, notes,
-                        facts=cfg.fact_check, records=cfg.record_checks, contrasts=cfg.contrast_check)
+            stage("applying the rules")
+            await asyncio.to_thread(apply_rules, verdicts, context, context_sentences, question, notes,
+                                    facts=cfg.fact_check, records=cfg.record_checks, contrasts=cfg.contrast_check)
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started
         return Report(

@@ -2,7 +2,7 @@
 # Property-based fuzzing of the public API, verify_many and the CLI batch with the trained judge
 # (tests/reliability/test_properties.py), far past the suite's short profile, then a table of
 # what the examples did.
-#   bash scripts/fuzz.sh              10,000 examples of the API property, a tenth as many of the others
+#   bash scripts/fuzz.sh              10,000 examples of the API property, a tenth as many of each other one
 #   bash scripts/fuzz.sh 50000        as many examples as given
 # Any failure is shrunk by hypothesis and printed, and the script exits non-zero.
 set -euo pipefail
@@ -18,6 +18,7 @@ run() {  # property, examples
 run test_the_api_raises_only_invalid_input_and_every_report_holds "$examples"
 run test_verify_many_reports_every_row_and_never_raises "$((examples / 10))"
 run test_the_cli_batch_writes_one_row_per_input_line "$((examples / 10))"
+run test_an_option_is_taken_or_refused_as_invalid_input "$((examples / 10))"
 .venv/bin/python - "$stats" <<'PY'
 import glob, json, sys
 print("| property | examples | outcomes | scoring s | slowest s | slowest ms/char |")

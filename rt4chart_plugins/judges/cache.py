@@ -18,6 +18,8 @@ import json
 import os
 import sqlite3
 import threading
+import time
+import warnings
 from pathlib import Path
 
 from platformdirs import user_cache_dir
@@ -36,40 +38,104 @@ def cache_key(*parts: object) -> str:
 
 
 class JudgeCache:
-    """get/put of JSON-serializable values. ``path=None`` means the default location."""
+    """get/put of JSON-serializable values. ``path=None`` means the default location.
+
+    A file that is not a SQLite database, or whose pages are damaged (truncated, bits flipped),
+    is moved aside (``NAME.corrupt-TIME``) and a new one is started, with one warning: a cache
+    only saves work, so losing it must cost no row. A cache that cannot be made at all (its
+    folder is a file, or not writable) is left off, with one warning."""
 
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path else default_cache_dir() / "judge-cache.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+        self._db: sqlite3.Connection | None = None
         with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT)")
-            self._db.commit()
+            self._open()
+
+    def _open(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._connect()
+        except sqlite3.OperationalError as exc:  # cannot open it at all (a folder, no permission), or locked
+            self._off(exc)
+        except sqlite3.DatabaseError as exc:  # not a database: a file of something else, or a damaged one
+            self._move_aside(exc)
+        except OSError as exc:  # the folder cannot be made: a file has its name
+            self._off(exc)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT)")
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _off(self, exc: BaseException) -> None:
+        self._db = None
+        warnings.warn(f"the judge cache {self.path} cannot be used ({type(exc).__name__}: {exc}); "
+                      f"running without it", RuntimeWarning, stacklevel=4)
+
+    def _move_aside(self, exc: BaseException) -> None:
+        """Put a damaged file (and its WAL) aside and start a new one. Called with the lock held."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                part = self.path.with_name(self.path.name + suffix)
+                if part.exists():
+                    part.replace(aside.with_name(aside.name + suffix))
+            self._db = self._connect()
+        except (OSError, sqlite3.DatabaseError) as again:
+            self._off(again)
+            return
+        warnings.warn(f"the judge cache {self.path} was damaged ({type(exc).__name__}: {exc}); it was moved to "
+                      f"{aside.name} and a new one started", RuntimeWarning, stacklevel=4)
 
     def get(self, key: str) -> object | None:
-        try:
-            with self._lock:
+        with self._lock:
+            if self._db is None:
+                return None
+            try:
                 row = self._db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
-        except sqlite3.OperationalError:  # locked past the timeout by other processes: a miss
+            except sqlite3.OperationalError:  # locked past the timeout by other processes: a miss
+                return None
+            except sqlite3.DatabaseError as exc:  # a damaged page
+                self._move_aside(exc)
+                return None
+        try:
+            return None if row is None else json.loads(row[0])
+        except ValueError:  # a value damaged in place: a miss, and the next put replaces it
             return None
-        return None if row is None else json.loads(row[0])
 
     def put(self, key: str, value: object) -> None:
         with self._lock:
-            try:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO cache (key, value) VALUES (?, ?)",
-                    (key, json.dumps(value, ensure_ascii=False)),
-                )
-                self._db.commit()
-            except sqlite3.OperationalError:  # locked past the timeout by other processes: not stored
-                self._db.rollback()
+            for _ in range(2):  # once more on a new file, if this one turns out to be damaged
+                if self._db is None:
+                    return
+                try:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO cache (key, value) VALUES (?, ?)",
+                        (key, json.dumps(value, ensure_ascii=False)),
+                    )
+                    self._db.commit()
+                    return
+                except sqlite3.OperationalError:  # locked past the timeout by other processes: not stored
+                    self._db.rollback()
+                    return
+                except sqlite3.DatabaseError as exc:
+                    self._move_aside(exc)
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
 
 def cache_from_setting(setting: "JudgeCache | str | Path | bool | None") -> JudgeCache | None:

@@ -14,12 +14,15 @@ import random
 import re
 import weakref
 from abc import abstractmethod
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from json_repair import repair_json
 from pydantic import ValidationError
 
-from rt4chart_plugins.errors import JudgeError, JudgeUnavailable
+from rt4chart_plugins.config import AtLeastOne, AtLeastZero, SecondsOrNone, checked
+from rt4chart_plugins.errors import InvalidReply, JudgeError, JudgeUnavailable
 from rt4chart_plugins.rules.text import STOPWORDS
 from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
 from rt4chart_plugins.judges import failures, prompts
@@ -28,11 +31,45 @@ from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, 
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class ChatReply:
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cut: bool = False  # the server says it stopped the reply early (OpenAI's finish_reason "length")
+
+
+#: times a request whose reply is cut off or does not validate is asked, before its claims fail
+REPLY_ATTEMPTS = 2
+#: the problem of a reply cut off before its JSON ends
+CUT = "the judge's reply was cut off before its JSON ended"
+#: the problem of a complete reply that left a claim without a valid verdict
+NO_VERDICT = "the judge returned no valid verdict for this claim"
+
+
+@dataclass
+class Answer:
+    """A request's reply as read: its JSON (None when there is none), and what is wrong with it."""
+
+    data: object | None
+    problem: str | None = None  # None: complete, and it validated
+    cut: bool = False  # the reply ends before its JSON does: nothing of it is used
+
+
+async def within(seconds: float | None, request: Awaitable[T]) -> T:
+    """``await request``, cut at ``seconds`` in all: a client's own timeout bounds each read of a
+    reply, so a server that trickles its body a byte at a time is never timed out by it. Past the
+    deadline the request is cancelled and a :class:`TimeoutError` saying so is raised (transient:
+    retried as any timeout)."""
+    if seconds is None:
+        return await request
+    try:
+        return await asyncio.wait_for(request, seconds)
+    except asyncio.TimeoutError:
+        raise TimeoutError(f"no complete reply within {seconds:g} s") from None
 
 
 def json_instruction(schema: dict) -> str:
@@ -109,6 +146,44 @@ def parse_json_loose(text: str) -> object | None:
     return repaired if repaired not in ("", None) else None
 
 
+def json_is_cut(text: str) -> bool:
+    """Whether a reply's JSON ends before it is closed: a string, an object or an array left open
+    (``{"claims": [{"sentence": 0, "text": "The sto``). Repairing it would make "The sto" a claim,
+    or a verdict of what the judge had not finished saying."""
+    body = extract_json_text(text)
+    if body[:1] not in ("{", "["):
+        return False
+    depth, in_string, escaped = 0, False, False
+    for ch in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return False  # closed: what follows is prose
+    return True
+
+
+def read_reply(reply: ChatReply, check: Callable[[object], str | None]) -> Answer:
+    """A reply's JSON and what is wrong with it: cut off (by the server, or before its JSON is
+    closed), unparseable, or failing ``check``. Nothing of a cut reply is used."""
+    if reply.cut or json_is_cut(reply.text):
+        return Answer(None, CUT, cut=True)
+    data = parse_json_loose(reply.text)
+    if data is None:
+        return Answer(None, "the judge's reply holds no JSON")
+    return Answer(data, check(data))
+
+
 class ChatJudge(Judge):
     """Base class: subclasses implement :meth:`_complete` (one request, no retries)."""
 
@@ -125,12 +200,13 @@ class ChatJudge(Judge):
         context_tokens: int = 6000,
     ):
         self.name = name
+        self.concurrency = checked("concurrency", concurrency, AtLeastOne)
+        self.max_retries = checked("max_retries", max_retries, AtLeastZero)
+        self.backoff = checked("backoff", backoff, SecondsOrNone)
+        self.max_retry_after = checked("max_retry_after", max_retry_after, SecondsOrNone)
+        self.breaker_after = checked("breaker_after", breaker_after, AtLeastOne)
+        context_tokens = checked("context_tokens", context_tokens, AtLeastOne)
         self.cache = cache_from_setting(cache)
-        self.concurrency = concurrency
-        self.max_retries = max_retries
-        self.backoff = backoff
-        self.max_retry_after = max_retry_after
-        self.breaker_after = breaker_after
         #: failed attempts since the last success, across every request (the circuit breaker's count)
         self._failures_in_a_row = 0
         #: set once the endpoint is known unusable: every later request fails at once, unsent
@@ -169,22 +245,29 @@ class ChatJudge(Judge):
             self._semaphores[loop] = asyncio.Semaphore(self.concurrency)
         return self._semaphores[loop]
 
-    async def _ask(self, system: str, user: str, schema: dict, schema_name: str, cost: Cost) -> object | None:
-        """One cached, retried request; returns parsed JSON or None when unparseable."""
+    async def _ask(self, system: str, user: str, schema: dict, schema_name: str, cost: Cost,
+                   check: Callable[[object], str | None]) -> Answer:
+        """One cached request with its transport retries, read. ``check(data)`` says what is wrong
+        with a complete reply's JSON (None: nothing). Only a reply that is complete and passes
+        ``check`` is cached: one that failed is asked again on a re-run, once the endpoint is
+        fixed. Whether to ask again now, for a reply cut off or invalid, is the caller's."""
         key = cache_key(self.name, system, user, schema)
         if self.cache is not None:
             hit = self.cache.get(key)
-            if hit is not None:
+            if hit is not None and check(hit) is None:  # a store from before replies were checked may hold others
                 cost.cache_hits += 1
-                return hit
-        reply = await self._send(system, user, schema, schema_name)
+                return Answer(hit)
+        try:
+            reply = await self._send(system, user, schema, schema_name)
+        except InvalidReply as exc:  # an answer, but no chat completion (an HTML page)
+            return Answer(None, str(exc))
         cost.judge_calls += 1
         cost.prompt_tokens += reply.prompt_tokens
         cost.completion_tokens += reply.completion_tokens
-        parsed = parse_json_loose(reply.text)
-        if parsed is not None and self.cache is not None:
-            self.cache.put(key, parsed)
-        return parsed
+        answer = read_reply(reply, check)
+        if answer.problem is None and self.cache is not None:
+            self.cache.put(key, answer.data)
+        return answer
 
     async def _send(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
         """One request with its retries: transient failures wait (the endpoint's ``Retry-After``
@@ -204,11 +287,11 @@ class ChatJudge(Judge):
                     reply = await self._complete(system, user, schema, schema_name)
                 self._failures_in_a_row = 0
                 return reply
-            except JudgeUnavailable:
+            except (JudgeUnavailable, InvalidReply):
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
                 attempt += 1
-                what = f"{type(exc).__name__}: {exc}"
+                what = failures.describe(exc)
                 if self._is_fatal(exc):
                     self._unavailable = JudgeUnavailable(
                         f"{self.name} refused the request ({what}); check the key, the model name and the "
@@ -235,56 +318,89 @@ class ChatJudge(Judge):
     # ---- decomposition ---------------------------------------------------------------------
 
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
+        """The claims of the sentences. A reply cut off or without a claim list is asked again,
+        then raises :class:`InvalidReply`: the row fails, since a cut claim ("The sto") would be
+        judged as if the answer had said it. An endpoint that failed after its retries leaves each
+        sentence to be kept whole (:func:`rt4chart_plugins.pipeline.decompose.decompose`)."""
         system = prompts.DECOMPOSE_HOLISTIC_SYSTEM if holistic else prompts.DECOMPOSE_SYSTEM
+        user = prompts.decompose_user(sentences)
         result = DecomposeResult()
-        try:
-            data = await self._ask(system, prompts.decompose_user(sentences), DECOMPOSE_SCHEMA, "claims", cost)
-        except JudgeError as exc:
-            result.failed = {s.id: str(exc) for s in sentences}
-            return result
-        items = data.get("claims") if isinstance(data, dict) else data if isinstance(data, list) else None
-        if not isinstance(items, list):
-            result.failed = {s.id: "decomposer returned no claim list" for s in sentences}
-            return result
-        valid_ids = {s.id for s in sentences}
-        for item in items:
-            if not isinstance(item, dict):
-                continue
-            text = next((item[k] for k in ("text", "claim", "statement") if isinstance(item.get(k), str)), None)
-            sid = _as_int(item.get("sentence", -1))
-            if not isinstance(text, str) or not text.strip():
-                continue
-            if not isinstance(sid, int) or sid not in valid_ids:
-                sid = -1 if holistic else _nearest_sentence(text, sentences)
-            result.claims.append((sid, text.strip()))
-        return result
+
+        def check(data: object) -> str | None:
+            claims = _claims_of(data, sentences, holistic)
+            return "the judge's reply holds no claim list" if claims is None else None
+
+        problem = None
+        for _ in range(REPLY_ATTEMPTS):
+            try:
+                answer = await self._ask(system, user, DECOMPOSE_SCHEMA, "claims", cost, check)
+            except JudgeError as exc:
+                result.failed = {s.id: str(exc) for s in sentences}
+                return result
+            if answer.problem is None:
+                result.claims = _claims_of(answer.data, sentences, holistic) or []
+                return result
+            problem = answer.problem
+        raise InvalidReply(f"{self.name}: the decomposition could not be read ({problem}; asked {REPLY_ATTEMPTS} times)")
 
     # ---- verification ----------------------------------------------------------------------
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
+        """Every claim's verdict. Each verdict that validates in a complete reply is kept; the
+        claims left without one are asked again, once, then reported unjudged with the reason. A
+        reply cut off gives no verdict at all, however much of it parses."""
         result = VerifyResult()
         pending = list(request.claims)
-        for round_ in range(2):  # the claims a reply left out are asked again, once
+        problem = NO_VERDICT
+        for round_ in range(REPLY_ATTEMPTS):  # the claims a reply left out are asked again, once
             if not pending:
                 break
             user = prompts.verify_user(request.mode, request.sentences, pending, request.question, request.hints)
             if round_:
-                # a reply that validated but held no verdict for these claims (``{"verdicts": []}``)
-                # is cached: the same prompt would return it again, so the second ask says what is missing
+                # the same prompt may well get the same reply again (a cached one, or one at temperature
+                # 0), so the second ask says what is missing
                 user += "\n\n" + _MISSING
+            asked = list(pending)
+
+            def check(data: object) -> str | None:
+                judged = {j.claim_id for j in _salvage_verdicts(data, asked)}
+                return None if judged >= {c.id for c in asked} else NO_VERDICT
+
             try:
-                data = await self._ask(prompts.VERIFY_SYSTEM, user, VERIFY_SCHEMA, "verdicts", cost)
+                answer = await self._ask(prompts.VERIFY_SYSTEM, user, VERIFY_SCHEMA, "verdicts", cost, check)
             except JudgeError as exc:
                 for c in pending:
                     result.unjudged[c.id] = str(exc)
                 return result
-            got = [_with_evidence(j, pending, request.sentences) for j in _salvage_verdicts(data, pending)]
+            got = [_with_evidence(j, pending, request.sentences) for j in _salvage_verdicts(answer.data, pending)]
             result.judgements.extend(got)
             done = {j.claim_id for j in got}
             pending = [c for c in pending if c.id not in done]
+            problem = answer.problem or problem
         for c in pending:
-            result.unjudged[c.id] = "the judge returned no valid verdict for this claim"
+            result.unjudged[c.id] = problem if problem == NO_VERDICT else f"{self.name}: {problem} (asked {REPLY_ATTEMPTS} times)"
         return result
+
+
+def _claims_of(data: object, sentences: list[Sentence], holistic: bool) -> list[tuple[int, str]] | None:
+    """(answer sentence id, claim) for each claim of a decomposition reply that has a text; None
+    when the reply holds no claim list, or a list none of whose items is a claim."""
+    items = data.get("claims") if isinstance(data, dict) else data if isinstance(data, list) else None
+    if not isinstance(items, list):
+        return None
+    valid_ids = {s.id for s in sentences}
+    claims: list[tuple[int, str]] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        text = next((item[k] for k in ("text", "claim", "statement") if isinstance(item.get(k), str)), None)
+        sid = _as_int(item.get("sentence", -1))
+        if not isinstance(text, str) or not text.strip():
+            continue
+        if not isinstance(sid, int) or sid not in valid_ids:
+            sid = -1 if holistic else _nearest_sentence(text, sentences)
+        claims.append((sid, text.strip()))
+    return claims if claims or not items else None
 
 
 _MISSING = "Give exactly one verdict for each claim above, numbered as above, in the \"verdicts\" list."

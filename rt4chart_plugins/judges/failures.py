@@ -27,15 +27,17 @@ TRANSIENT_STATUS = frozenset({408, 409, 429})
 _TRANSIENT_NAMES = ("timeout", "connect", "connection", "ratelimit", "serviceunavailable", "remoteprotocol")
 
 
-def causes(exc: BaseException, depth: int = 6) -> Iterator[BaseException]:
+def causes(exc: BaseException, depth: int = 6, *, shown: bool = False) -> Iterator[BaseException]:
     """The exception, then what it was raised from (``__cause__``, else ``__context__``, else a
-    tenacity ``RetryError``'s last attempt), at most ``depth`` deep."""
+    tenacity ``RetryError``'s last attempt), at most ``depth`` deep. ``shown``: only the chain a
+    traceback would show (not a context hidden by ``raise … from None``)."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and len(seen) < depth and id(current) not in seen:
         seen.add(id(current))
         yield current
-        nxt = current.__cause__ or current.__context__
+        hidden = shown and current.__suppress_context__
+        nxt = current.__cause__ or (None if hidden else current.__context__)
         if nxt is None:
             last = getattr(current, "last_attempt", None)  # tenacity.RetryError
             try:
@@ -74,6 +76,17 @@ def headers_of(exc: BaseException) -> dict[str, str]:
                 except Exception:  # noqa: BLE001 - a headers object we cannot read
                     continue
     return {}
+
+
+def describe(exc: BaseException) -> str:
+    """One line saying what failed: the exception, and the nearest one it was raised from that
+    says more. A client's "Connection error." alone does not tell a reset from a refused
+    connection, nor from a timeout; what it wraps does ("Server disconnected without sending a
+    response.")."""
+    outer = f"{type(exc).__name__}: {exc}".strip()
+    inner = next((f"{type(e).__name__}: {e}" for e in list(causes(exc, shown=True))[1:]
+                  if str(e).strip() and str(e) not in outer and type(e).__name__ != "CancelledError"), None)
+    return (f"{outer} ({inner})" if inner else outer).replace("\n", " ")
 
 
 def is_fatal(exc: BaseException) -> bool:

@@ -13,8 +13,9 @@ import os
 import weakref
 from typing import Any
 
-from rt4chart_plugins.errors import MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.config import AtLeastOne, Seconds, checked
+from rt4chart_plugins.errors import InvalidReply, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages, within
 
 
 #: (base URL, model) pairs whose server rejected a ``json_schema`` response format
@@ -43,8 +44,8 @@ class OpenAIJudge(ChatJudge):
         self.api_key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
         self.temperature = temperature
         self.seed = seed
-        self.timeout = timeout
-        self.max_tokens = max_tokens
+        self.timeout = checked("timeout", timeout, Seconds)
+        self.max_tokens = checked("max_tokens", max_tokens, AtLeastOne)
         # "prompt" once the server has rejected a response format; remembered per endpoint and model
         # for the process, since frameworks re-create their metrics (and so this judge) per row
         self._schema_mode = "prompt" if self._endpoint() in _REJECTS_JSON_SCHEMA else "json_schema"
@@ -86,14 +87,16 @@ class OpenAIJudge(ChatJudge):
                 messages = [{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}]
                 fmt = {}
             try:
-                resp = await self._client().chat.completions.create(
+                # a total deadline: the client's timeout bounds each read, so a reply trickled a byte
+                # at a time never ends; past the deadline the request is a timeout, and retried
+                resp = await within(self.timeout, self._client().chat.completions.create(
                     model=self.model,
                     messages=messages,
                     temperature=self.temperature,
                     seed=self.seed,
                     max_tokens=self.max_tokens,
                     **fmt,
-                )
+                ))
                 break
             except openai.APIStatusError as exc:
                 # A server without json_schema support rejects it (llama.cpp's with a 500): learnt
@@ -105,9 +108,16 @@ class OpenAIJudge(ChatJudge):
                     self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]
                     continue
                 raise
-        usage = resp.usage
+        choices = getattr(resp, "choices", None)
+        if choices is None:  # the client hands back what it could not parse: an HTML page, plain text
+            raise InvalidReply(f"{self.name}: the endpoint answered with no chat completion "
+                               f"({type(resp).__name__} {str(resp)[:80]!r}); check the URL")
+        if not choices:
+            raise InvalidReply(f"{self.name}: the endpoint's completion has no choices")
+        usage = getattr(resp, "usage", None)
         return ChatReply(
-            text=resp.choices[0].message.content or "",
+            text=choices[0].message.content or "",
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            cut=getattr(choices[0], "finish_reason", None) == "length",
         )

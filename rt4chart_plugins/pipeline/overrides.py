@@ -10,6 +10,7 @@ quantifier, modality, direction, roles or amount is contradicted and cites that 
 
 from __future__ import annotations
 
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
 from rt4chart_plugins.rules.clauses import clause_spans, clause_with
 from rt4chart_plugins.rules.contrast import contrasts_of
@@ -35,6 +36,7 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
     contrast = contrasts_of([u.text for u in units]) if contrasts else None
     known: KnownFacts | None = None  # read when a claim first needs it
     for v in verdicts:
+        checkpoint()
         if v.label != Label.ENT:
             continue
         conflicts, confirmed = record.read(v.text) if record else ([], None)

@@ -13,6 +13,7 @@ one unit per field, rendered ``path.to.field: value`` for the judge while the of
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from json.decoder import scanstring
 
 from sentencex import segment as _sentencex_segment
 
+from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.rules.text import clean_text
 from rt4chart_plugins.types import Sentence
 
 _WORDY = re.compile(r"\w", re.UNICODE)
@@ -32,6 +35,7 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     cursor = 0
     for piece in _sentencex_segment(language, text):
+        checkpoint()
         stripped = piece.strip()
         if not stripped:
             continue
@@ -71,7 +75,9 @@ def segment_context(context: str | list[str]) -> list[Sentence]:
     for p_index, passage in enumerate(passages):
         units = _structured_units(passage)
         if units is None:
-            units = [(s, e, passage[s:e], None) for s, e in split_sentences(passage)]
+            units = _record_in_prose(passage)
+        if units is None:
+            units = _prose_units(passage, 0, len(passage))
         for start, end, text, field in units:
             if not _WORDY.search(text):
                 continue
@@ -103,7 +109,45 @@ class _NotJson(Exception):
     pass
 
 
-def _structured_units(passage: str) -> list[tuple[int, int, str, str | None]] | None:
+Unit = tuple[int, int, str, "str | None"]
+
+
+def _prose_units(passage: str, start: int, end: int) -> list[Unit]:
+    """The sentences of ``passage[start:end]``, with offsets into the passage."""
+    return [(start + a, start + b, passage[start + a:start + b], None)
+            for a, b in split_sentences(passage[start:end])]
+
+
+#: the openings of a JSON object that prose around it may hold (``{``), tried in turn for a record
+RECORD_CANDIDATES = 8
+_RECORD_START = re.compile(r"\{\s*(?:\}|\")")
+
+
+def _record_in_prose(passage: str) -> list[Unit] | None:
+    """JSON objects with text before or after them ("Here is the record: {…} That is all."): the
+    text's sentences and one unit per field, in order; None when no object is found. Read as prose
+    whole, the record's fields were no fields, and the record checks never saw the claims that a
+    field contradicts. At most :data:`RECORD_CANDIDATES` openings that are no record are tried."""
+    decoder = json.JSONDecoder()
+    units: list[Unit] = []
+    prose_from = at = tries = 0  # where the text after the last record starts; where to look on
+    while tries < RECORD_CANDIDATES and (m := _RECORD_START.search(passage, at)):
+        record = None
+        try:
+            value, end = decoder.raw_decode(passage, m.start())
+            if isinstance(value, dict) and value:
+                record = _record_units(passage, m.start(), end)
+        except (ValueError, RecursionError):
+            pass
+        if record is None:
+            tries, at = tries + 1, m.start() + 1
+            continue
+        units += _prose_units(passage, prose_from, m.start()) + record
+        prose_from = at = end
+    return units + _prose_units(passage, prose_from, len(passage)) if units else None
+
+
+def _structured_units(passage: str) -> list[Unit] | None:
     """One unit per JSON leaf field, or None when the passage is not a JSON object/array."""
     head = passage.lstrip()[:1]
     if head not in ("{", "["):
@@ -112,18 +156,27 @@ def _structured_units(passage: str) -> list[tuple[int, int, str, str | None]] | 
         json.loads(passage)
     except (ValueError, RecursionError):  # deeper than the parser goes: read as text
         return None
-    if _depth(passage) > MAX_JSON_DEPTH:
+    return _record_units(passage, passage.find(head), len(passage))
+
+
+def _record_units(passage: str, start: int, end: int) -> list[Unit] | None:
+    """One unit per leaf field of the JSON value that fills ``passage[start:end]`` (valid JSON,
+    checked by the caller), or None when it is nested too deeply to walk."""
+    if _depth(passage[start:end]) > MAX_JSON_DEPTH:
         return None
     leaves: list[_Leaf] = []
     try:
-        end = _walk(passage, _skip_ws(passage, 0), "", leaves, passage.find(head))
+        stop = _walk(passage, start, "", leaves, start)
     except (_NotJson, IndexError, RecursionError):
         return None
-    if passage[end:].strip():
+    if passage[stop:end].strip():
         return None
-    units: list[tuple[int, int, str, str | None]] = []
+    units: list[Unit] = []
     for leaf in leaves:
-        units.extend(_leaf_units(passage, leaf))
+        # a key or a value may escape a lone surrogate ("\\ud800"), which decoding turns into one:
+        # no tokenizer takes it and no report with it serializes, so it is replaced as in the input
+        units.extend((start, end, clean_text(text), clean_text(field) if field is not None else None)
+                     for start, end, text, field in _leaf_units(passage, leaf))
     return units
 
 

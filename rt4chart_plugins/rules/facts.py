@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities, supported
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, AmountIndex, quantities
 from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 
@@ -85,34 +85,51 @@ class KnownFacts:
         self.numbers = numbers(self.source)
         self.lowered = self.source.lower()
         self._amounts: list | None = None
+        self._index = AmountIndex([])
+        self._stated: set = set()
 
     def amounts(self) -> list:
-        """The source's quantities, read when a claim first states a number the source lacks."""
+        """The source's quantities, read when a claim first states a number the source lacks;
+        also indexed, and their values kept, so that a claim's amounts are looked up rather than
+        compared with every amount of a long context."""
         if self._amounts is None:
-            self._amounts = quantities(self.source)
+            amounts = quantities(self.source)
+            self._index = AmountIndex(amounts)
+            self._stated = {_value(q.value) for q in amounts if q.kind != TIME_OF_DAY}
+            self._amounts = amounts
         return self._amounts
+
+    def _supported(self, amount) -> bool:
+        self.amounts()
+        return self._index.supports(amount)
 
     def missing(self, claim: str) -> list[str]:
         """Numbers and names of the claim found nowhere in the source."""
-        unknown = numbers(claim, as_claim=True) - self.numbers
+        claimed = numbers(claim, as_claim=True)
+        unknown = claimed - self.numbers
         written: list[str] = []  # amounts the claim states as one ("9 PM"), as it writes them
+        mine = quantities(claim) if claimed else []
+        # a time of day is known as a time of day, never by a bare number of the source: "It closes at
+        # midnight" is not supported by a question of "0", nor "at 9 PM" by "21 tables"; its value
+        # counts minutes, which no one writes, so it is named as written ("9 PM", not "21")
+        for q in mine:
+            if q.kind == TIME_OF_DAY:
+                if not self._supported(q):
+                    written.append(q.text)
+                unknown -= numbers(q.text, as_claim=True)
+        mine = [q for q in mine if q.kind != TIME_OF_DAY]
         if unknown:
             # "12,000 metres" against "12 kilometres": the same amount in another unit is known; so is
             # an amount in words whose value the source states ("forty thousand" against "40,000"),
             # though its words' own values ("forty", "thousand") are not
-            mine = quantities(claim)
-            # a time of day's value counts minutes, which no one writes: only its amount is compared
-            known = set().union(*(numbers(q.text, as_claim=True) for q in mine if supported(q, self.amounts()) or (
-                q.kind != TIME_OF_DAY and _value(q.value) in self.numbers)))
+            known = set().union(*(numbers(q.text, as_claim=True) for q in mine
+                                  if self._supported(q) or _value(q.value) in self.numbers))
             # and the other way round: "40,000" against "forty thousand"
-            stated = {_value(q.value) for q in self.amounts() if q.kind != TIME_OF_DAY}
-            unknown = {v for v in unknown - known if v not in stated}
-            for q in mine:  # named as one amount: "40000", not "40" and "1000"; "9 PM", not "21"
+            self.amounts()
+            unknown = {v for v in unknown - known if v not in self._stated}
+            for q in mine:  # named as one amount: "40000", not "40" and "1000"
                 parts = numbers(q.text, as_claim=True)
-                if q.kind == TIME_OF_DAY and parts & unknown:
-                    unknown -= parts
-                    written.append(q.text)
-                elif len(parts) > 1 and parts <= unknown:
+                if len(parts) > 1 and parts <= unknown:
                     unknown = (unknown - parts) | {_value(q.value)}
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place

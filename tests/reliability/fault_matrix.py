@@ -59,7 +59,11 @@ def every_verify(act: Callable[[dict], Act]) -> Callable:
     return lambda n, p: act(p) if _verify(p) else None
 
 
-def _truncated(p: dict) -> Act:
+def every_decompose(act: Callable[[dict], Act]) -> Callable:
+    return lambda n, p: None if _verify(p) else act(p)
+
+
+def _cut(p: dict) -> Act:
     from fault_server import good_content
 
     text = good_content(p)
@@ -80,9 +84,11 @@ class Fault:
     name: str
     fault: Callable | None  # None: nobody listens on the port
     expect: str  # "same": the clean run's reports; "unjudged": rows partial/failed with a readable
-    # error; "nic": every claim NIC (an ENT without existing evidence); "stopped": JudgeUnavailable;
-    # "salvaged": whatever parsed is kept, the rest unjudged with an error
+    # error; "failed": every row failed with its reason; "nic": every claim NIC (an ENT without
+    # existing evidence); "stopped": JudgeUnavailable
     max_attempts: int | None = None  # the most requests the endpoint may see
+    max_seconds: float | None = None  # the longest the batch may take (a deadline must cut a hang)
+    says: str | None = None  # what every unjudged claim's or failed row's error, or the stop's, must say
     min_gap: float = 0.0  # the least wait before the first retry (Retry-After)
     fresh: Callable | None = None  # builds a stateful fault anew for each run (replaces ``fault``)
 
@@ -102,7 +108,17 @@ FAULTS: list[Fault] = [
     Fault("malformed HTTP body", every_verify(lambda p: Act(body="<html>not json</html>")), "unjudged"),
     Fault("prose instead of JSON", every_verify(lambda p: Act(content="I think the claims look fine to me.")),
           "unjudged"),
-    Fault("truncated JSON", every_verify(_truncated), "salvaged"),
+    Fault("reply trickled a byte every 0.5 s, once", first(1, Act(trickle=0.5)), "same", CLEAN_REQUESTS + 1,
+          max_seconds=30),
+    Fault("reply trickled a byte every 0.5 s, always", lambda n, p: Act(trickle=0.5), "stopped",
+          JUDGE["breaker_after"] + JUDGE["concurrency"], max_seconds=30, says="no complete reply within 1 s"),
+    Fault("200 text/html instead of JSON", every_verify(lambda p: Act(body="<html>proxy login</html>",
+                                                                      content_type="text/html")), "unjudged",
+          says="no chat completion"),
+    Fault("truncated JSON", every_verify(_cut), "unjudged", says="cut off"),
+    Fault("cut off at max_tokens (finish_reason length)", every_verify(lambda p: Act(finish_reason="length")),
+          "unjudged", says="cut off"),
+    Fault("truncated decomposition", every_decompose(_cut), "failed", says="cut off"),
     Fault("wrong keys", every_verify(lambda p: Act(content='{"results": [{"id": 0, "verdict": "ENT"}]}')), "unjudged"),
     Fault("unknown labels", every_verify(lambda p: Act(content='{"verdicts": [{"claim": 0, "label": "MAYBE"}, '
                                                                '{"claim": 1, "label": "PROBABLY"}]}')), "unjudged"),
@@ -115,6 +131,8 @@ FAULTS: list[Fault] = [
           JUDGE["concurrency"]),
     Fault("404 no such model", lambda n, p: Act(status=404, body='{"error": {"message": "model not found"}}'),
           "stopped", JUDGE["concurrency"]),
+    Fault("connection reset, always", lambda n, p: Act(reset=True), "stopped",
+          JUDGE["breaker_after"] + JUDGE["concurrency"], says="Server disconnected"),
     Fault("always 500 (endpoint down)", lambda n, p: Act(status=500, body="{}"), "stopped",
           JUDGE["breaker_after"] + JUDGE["concurrency"]),
     Fault("nothing listening", None, "stopped"),
@@ -166,9 +184,12 @@ def describe(outcome: Outcome) -> str:
         return f"stopped, {done} of {len(ROWS)} rows scored: {why[:60]}…"
     states = sorted({r.state for r in outcome.reports if r})
     labels = sorted({str(c.label) for r in outcome.reports if r for c in r.claims if c.judged})
-    errors = sorted({re.sub(r"^openai:\S+: ", "", c.error or "")[:48]
+    errors = sorted({re.sub(r"openai:\S+: ", "", c.error or "")[:48]
                      for r in outcome.reports if r for c in r.claims if not c.judged})
-    what = f"labels {', '.join(labels)}" if labels else f"claims unjudged: {errors[0]}…"
+    failed = sorted({re.sub(r"openai:\S+: ", "", r.error or "")[:48]
+                     for r in outcome.reports if r and not r.claims and r.error})
+    what = (f"labels {', '.join(labels)}" if labels else f"claims unjudged: {errors[0]}…" if errors
+            else f"{failed[0]}…" if failed else "no claims")
     return f"{len(outcome.reports)} rows {'/'.join(states)}; {what}"
 
 
@@ -185,6 +206,8 @@ def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
             problems.append("a failed row with no error")
         if any(c.label is not None and c.label.value == "ENT" and not c.evidence for c in r.claims):
             problems.append("an ENT claim with no evidence")
+    if f.max_seconds is not None and outcome.seconds > f.max_seconds:
+        problems.append(f"took {outcome.seconds:.0f} s, over {f.max_seconds:.0f} s")
     if f.max_attempts is not None and outcome.attempts > f.max_attempts:
         problems.append(f"{outcome.attempts} attempts, over {f.max_attempts}")
     if f.min_gap and (outcome.first_gap is None or outcome.first_gap < f.min_gap):
@@ -207,12 +230,17 @@ def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
             if r.state not in ("partial", "failed") or not unjudged or not all(c.error for c in unjudged):
                 problems.append(f"a row {r.state} with {len(unjudged)} unjudged claims (errors: {[c.error for c in unjudged]})")
                 break
-    elif f.expect == "salvaged":
-        if any(not c.judged and not c.error for r in outcome.reports for c in r.claims):
-            problems.append("an unjudged claim with no error")
+    elif f.expect == "failed":
+        if any(r.state != "failed" or r.claims or not r.error for r in outcome.reports):
+            problems.append("a row not failed with its reason, or with claims made up from a cut reply")
     elif f.expect == "nic":
         if any(c.label is None or c.label.value != "NIC" or c.evidence for r in outcome.reports for c in r.claims):
             problems.append("a claim kept a label without existing evidence")
+    errors = [c.error for r in outcome.reports if r for c in r.claims if not c.judged]
+    errors += [r.error for r in outcome.reports if r and r.state == "failed" and not r.claims]
+    errors += [outcome.error] if outcome.error else []
+    if f.says and not all(f.says in (e or "") for e in errors):
+        problems.append(f"an error that does not say {f.says!r}")
     return problems
 
 

@@ -33,6 +33,9 @@ class Act:
     choices: bool = True  # False: an empty ``choices`` list
     hang: float = 0.0  # seconds to sleep before acting
     reset: bool = False  # close the connection with no response (a TCP reset)
+    trickle: float = 0.0  # seconds between the body's bytes, once the headers are sent
+    content_type: str = "application/json"
+    finish_reason: str = "stop"
 
 
 Fault = Callable[[int, dict], "Act | None"]
@@ -71,9 +74,10 @@ def good_content(payload: dict) -> str:
 
 
 class FaultServer:
-    """``with FaultServer(fault) as server: server.url`` (``…/v1``); ``server.log`` the requests."""
+    """``with FaultServer(fault) as server: server.url`` (``…/v1``); ``server.log`` the requests.
+    ``port``: the port to listen on (a server that comes back, at the same URL); 0 picks one."""
 
-    def __init__(self, fault: Fault | None = None):
+    def __init__(self, fault: Fault | None = None, port: int = 0):
         self.fault: Fault = fault or (lambda n, payload: None)
         self.log: list[tuple[float, dict]] = []
         self._lock = threading.Lock()
@@ -102,24 +106,30 @@ class FaultServer:
                     body = act.body
                 else:
                     content = good_content(payload) if act.content == "__good__" else act.content
-                    choices = [{"index": 0, "finish_reason": "stop",
+                    choices = [{"index": 0, "finish_reason": act.finish_reason,
                                 "message": {"role": "assistant", "content": content}}] if act.choices else []
                     body = json.dumps({"id": f"r{n}", "object": "chat.completion", "created": 0,
                                        "model": payload.get("model", "m"), "choices": choices,
                                        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
                 data = body.encode("utf-8")
                 self.send_response(act.status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", act.content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for k, v in act.headers.items():
                     self.send_header(k, v)
                 self.end_headers()
                 try:
-                    self.wfile.write(data)
+                    if act.trickle:
+                        for i in range(len(data)):
+                            self.wfile.write(data[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(act.trickle)
+                    else:
+                        self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout)
                     pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         self._server.block_on_close = False
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -88,7 +88,7 @@ def test_a_transient_fault_gives_the_clean_report(adapter):
 def test_unreadable_replies_give_a_failed_report_with_its_reason(adapter):
     report, error, _ = score(adapter, every_verify(lambda p: Act(content="Looks fine to me.")))
     assert error is None, error
-    assert report.state == "failed" and "no valid verdict" in report.error
+    assert report.state == "failed" and "reply holds no JSON (asked 2 times)" in report.error
     assert math.isfinite(report.score)
 
 

@@ -32,3 +32,4 @@ def test_a_fatal_error_sends_no_request_for_the_other_rows():
     outcome = run(next(f for f in FAULTS if f.name == "401 unauthorized"))
     assert "401" in outcome.error and "key" in outcome.error
     assert outcome.attempts <= 2 and all(r is None for r in outcome.reports)
+

@@ -60,3 +60,40 @@ def test_huge_numbers_are_compared_exactly(verifier):
     for answer in ("The price is " + "9" * 400 + ".", "The price is 1e400."):
         report = _roundtrip(verifier.verify(context="The price is 5.", answer=answer))
         assert report.label.value != "ENT", answer
+
+
+@pytest.mark.parametrize("context,answer", [
+    (r'{"k": "\ud800 is open"}', "It is open."),  # an escaped surrogate in a value: the encoder raised TypeError
+    (r'{"\ud835": "x"}', ""),  # in a key: the report did not serialize
+    (r'{"hours": {"Monday": "9:0-17:0"}, "n\udfffote": "\udc00"}', "It opens on Monday at 9 AM."),
+])
+def test_a_lone_surrogate_escaped_in_a_json_context_gives_a_report_that_serializes(verifier, context, answer):
+    report = _roundtrip(verifier.verify(context=context, answer=answer))
+    assert report.state != "failed"
+    for s in report.context_sentences:  # the unit keeps its place in the caller's text
+        assert 0 <= s.start <= s.end <= len(context) and (s.text + (s.field or "")).encode("utf-8")
+    assert any("\ufffd" in s.text for s in report.context_sentences)  # replaced, one code point for one
+
+
+RECORD = '{"name": "Bob\'s Diner", "attributes": {"HasTV": "False"}, "hours": {"Monday": "9:0-17:0"}}'
+
+
+@pytest.mark.parametrize("context", [f"Here is the record: {RECORD}", f"{RECORD}\nThat is all we know.",
+                                     f"Two records follow. {RECORD} and {RECORD}"])
+def test_a_record_with_text_around_it_is_still_read_by_field(verifier, context):
+    """Text before or after a JSON record made it read as prose: its contradicted claims became ENT."""
+    report = _roundtrip(verifier.verify(context=context, answer="Bob's Diner has TVs."))
+    assert report.claims[0].label.value == "CON"
+    assert report.claims[0].evidence[0].field == "attributes.HasTV"
+    tv = report.claims[0].evidence[0]
+    assert context[tv.start:tv.end] == '"HasTV": "False"'
+
+
+@pytest.mark.parametrize("question", [None, "0", "12", "When does it close? 0 or 24?"])
+def test_a_bare_number_in_the_question_states_no_time_of_day(verifier, question):
+    """"0" in the question made "midnight" (hour 0) a fact the source states: CON became ENT."""
+    report = verifier.verify(context="The store opens at 9 AM and closes at 5 PM.", answer="It closes at midnight.",
+                             question=question)
+    assert report.label.value == "CON"
+    assert unsupported_facts("It closes at 9 PM.", "It closes at 5 PM. It has 21 tables.") == ["9 PM"]
+    assert unsupported_facts("It closes at 9 PM.", "It closes at 21:00.") == []

@@ -1,7 +1,9 @@
 """Property-based tests of the public API and the CLI batch with the trained judge, over hostile
-input: arbitrary unicode (lone surrogates, NUL, RTL marks, emoji, line separators), empty and
-large strings, lists with empty or non-string passages, non-string types, valid, invalid and
-deeply nested JSON, repeated sentences.
+input: arbitrary unicode (lone surrogates, raw or escaped in JSON, NUL, RTL marks, emoji, line
+separators), empty and large strings, lists with empty or non-string passages, non-string types,
+valid, invalid and deeply nested JSON, records with text around them, thousands of numbers, bare
+numbers as questions, repeated sentences; batch files with integer, repeated and odd ids and a
+byte-order mark; and any value of the options.
 
 Invariants: only :class:`InvalidInput` is ever raised; every report serializes and reads back
 equal; no NaN or inf; every answer span lies in the answer and every evidence offset in its
@@ -35,9 +37,15 @@ repeated = st.tuples(sentence, st.integers(2, 40)).map(lambda t: " ".join([t[0]]
 json_value = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | noise | sentence,
                           lambda kids: st.lists(kids, max_size=4) | st.dictionaries(noise, kids, max_size=4),
                           max_leaves=12)
+record = st.dictionaries(st.one_of(noise, st.sampled_from(["name", "HasTV", "hours", "Monday", "price"])),
+                         json_value, min_size=1, max_size=5)
 json_text = st.one_of(
     json_value.map(lambda v: json.dumps(v, ensure_ascii=False)),
+    json_value.map(json.dumps),  # lone surrogates escaped ("\\ud800"): decoded, they are lone again
     json_value.map(lambda v: json.dumps(v)[:-1]),  # cut short: invalid
+    st.tuples(prose, record.map(json.dumps), prose).map(" ".join),  # a record with text around it
+    st.integers(0, 4000).map(lambda n: json.dumps({"a": [1] * n})),  # many numbers
+    st.lists(st.integers(0, 10**6), max_size=400).map(lambda ns: " ".join(f"{n} km, {n % 24}:30 or {n}." for n in ns)),
     st.integers(1, 3000).map(lambda d: '{"a": ' * d + '"The trial lasts 14 days."' + "}" * d),
     st.integers(1, 3000).map(lambda d: "[" * d + "]" * d),
 )
@@ -46,7 +54,7 @@ context = st.one_of(text, st.lists(st.one_of(text, st.just("")), max_size=5),
                     st.lists(st.one_of(text, st.integers(), st.none()), min_size=1, max_size=3),
                     st.integers(), st.none(), st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2))
 answer = st.one_of(text, prose, st.integers(), st.none(), st.lists(st.text(max_size=5), max_size=2))
-question = st.one_of(st.none(), text, st.integers())
+question = st.one_of(st.none(), text, st.integers(), st.integers(-5, 30).map(str))  # a bare number: no time of day
 
 VERIFIER = Verifier("trained")
 VERIFIER.prepare()  # the model's load is no example's time
@@ -125,28 +133,62 @@ def test_verify_many_reports_every_row_and_never_raises(ctx, ans, fuzz_stats):
         assert reports[0].error and "\n" not in reports[0].error
 
 
+row_id = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["1", "2", "line-1", "a"]), st.booleans(),
+                   st.floats(allow_nan=False), st.text(chars, max_size=4))  # small pools: repeated ids
 line = st.one_of(
     st.binary(max_size=200),
+    st.builds(lambda i, a: json.dumps({"id": i, "context": "The trial lasts 14 days.", "answer": a}), row_id, prose)
+      .map(lambda s: s.encode("utf-8", "surrogatepass")),
     st.builds(lambda c, a: json.dumps({"context": c, "answer": a}), st.one_of(text, st.integers()), answer).map(str.encode),
     st.builds(lambda c, a: json.dumps({"context": c, "answer": a}, ensure_ascii=False), prose, prose)
       .map(lambda s: s.encode("utf-8", "surrogatepass")),
 )
 
 
-@given(lines=st.lists(line, min_size=1, max_size=6))
-def test_the_cli_batch_writes_one_row_per_input_line(lines, tmp_path_factory, fuzz_stats):
+@given(lines=st.lists(line, min_size=1, max_size=6), bom=st.booleans())
+def test_the_cli_batch_writes_one_row_per_input_line(lines, bom, tmp_path_factory, fuzz_stats):
     fuzz_stats["examples"] += 1
     folder = tmp_path_factory.mktemp("batch")
     inp, out = folder / "in.jsonl", folder / "out.jsonl"
-    inp.write_bytes(b"\n".join(lines) + b"\n")
-    expected = sum(1 for raw in inp.read_bytes().split(b"\n") if raw.strip())
+    inp.write_bytes(b"\xef\xbb\xbf" * bom + b"\n".join(lines) + b"\n")
+    expected = sum(1 for raw in inp.read_bytes().removeprefix(b"\xef\xbb\xbf").split(b"\n") if raw.strip())
     summary = run_batch(VERIFIER, inp, out, progress=False)
     assert summary.total == expected and summary.ok + summary.failed == expected
     written = [json.loads(x) for x in out.read_bytes().decode("utf-8").split("\n") if x]
     assert len(written) == expected and len({r["id"] for r in written}) == expected
     again = run_batch(VERIFIER, inp, out, progress=False)  # the re-run redoes only the failed rows
     assert again.skipped == summary.ok
+    for number, raw in enumerate(inp.read_bytes().removeprefix(b"\xef\xbb\xbf").split(b"\n"), start=1):
+        try:
+            given_id = json.loads(raw)["id"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if isinstance(given_id, int) and not isinstance(given_id, bool):  # an integer id is its string
+            assert str(given_id) in {r["id"] for r in written} or f"{given_id}@line-{number}" in {r["id"] for r in written}
     fuzz_stats["outcomes"]["rows"] += expected
+
+
+option = st.one_of(st.integers(-3, 8), st.floats(), st.booleans(), st.none(), st.text(max_size=3))
+
+
+@given(concurrency=option, max_chars=option, deadline=option, threshold=option)
+def test_an_option_is_taken_or_refused_as_invalid_input(concurrency, max_chars, deadline, threshold, fuzz_stats):
+    """Whatever an option's value, the API takes it or raises InvalidInput naming it: never another
+    error, and never a value taken that a row then trips on."""
+    fuzz_stats["examples"] += 1
+    try:
+        verifier = Verifier("trained", concurrency=concurrency if concurrency is not None else 1,
+                            max_context_chars=max_chars if max_chars is not None else 100, deadline=deadline,
+                            judge_kwargs={"threshold": threshold})
+        reports = verifier.verify_many([{"context": "The trial lasts 14 days.", "answer": "It lasts 14 days."}],
+                                       concurrency=concurrency)
+    except InvalidInput:
+        fuzz_stats["outcomes"]["InvalidInput"] += 1
+        return
+    fuzz_stats["outcomes"][reports[0].state] += 1
+    assert reports[0].state in ("verified", "failed")
+    if reports[0].state == "failed":  # only a context over the limit, or a deadline that passed
+        assert "characters, over the limit" in reports[0].error or "deadline" in reports[0].error
 
 
 @pytest.mark.parametrize("ctx,ans", [

@@ -17,6 +17,7 @@ ADAPTERS = ROOT / "adapters"
 #: the floor of each module, by its dotted name's longest listed prefix; lower floors never import higher ones
 FLOORS = {
     "rt4chart_plugins.types": 0, "rt4chart_plugins.errors": 0, "rt4chart_plugins.config": 0,
+    "rt4chart_plugins.deadline": 0,
     "rt4chart_plugins.models": 0,
     "rt4chart_plugins.rules": 1,
     "rt4chart_plugins.judges": 2,

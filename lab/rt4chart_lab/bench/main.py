@@ -213,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         summary, table, stats = run_benchmark(
             dataset=args.dataset, subset=subset, split=args.split, limit=args.limit, data_dir=args.data_dir,
             systems=args.systems, judge=args.judge, judge_kwargs=judge_kwargs(args),
-            base_config={"window_size": args.window_size, "window_overlap": args.window_overlap},
+            base_config={"window_size": args.window_size, "window_overlap": args.window_overlap,
+                         **({"deadline": args.deadline} if args.deadline is not None else {})},
             run=args.run, out=args.out, concurrency=args.concurrency, progress=not args.quiet,
         )
     except Rt4chartError as exc:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.judges.trained.decision import Decision
 from rt4chart_plugins.models import sha256_file
@@ -99,6 +100,10 @@ def token_counter(path: Path):
     return lambda texts: [len(e.ids) for e in tok.encode_batch(list(texts), add_special_tokens=False)]
 
 
+#: pairs run between two checks of the row's deadline (a pair takes a few milliseconds)
+RUN_CHUNK = 32
+
+
 class PairScorer:
     """The ONNX session, run on one (claim, premise) pair at a time by ``workers`` single-threaded runs
     in parallel (a session's ``run`` is thread-safe).
@@ -145,8 +150,12 @@ class PairScorer:
         tokens = 0
         if todo:
             pairs = [_one(x) for x in _encoded(self.tokenizer, [c for c, _ in todo], [p for _, p in todo])]
-            fresh = ([self._run(x) for x in pairs] if len(pairs) == 1 or self.workers == 1
-                     else list(self._pool.map(self._run, pairs)))
+            fresh: list[list[float]] = []
+            for start in range(0, len(pairs), RUN_CHUNK):  # the row's deadline is checked between chunks
+                checkpoint()
+                chunk = pairs[start:start + RUN_CHUNK]
+                fresh += ([self._run(x) for x in chunk] if len(chunk) == 1 or self.workers == 1
+                          else list(self._pool.map(self._run, chunk)))
             tokens = sum(x["input_ids"].shape[1] for x in pairs)
             with self._memo_lock:
                 for k, v in zip(todo, fresh):

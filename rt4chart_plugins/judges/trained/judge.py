@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rt4chart_plugins.config import AtLeastOne, Finite, checked
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.rules.clauses import clause_spans, clause_with
@@ -86,8 +88,8 @@ class TrainedJudge(Judge):
     def __init__(self, artifact_dir: str | Path | None = None, *, threshold: float | None = None,
                  threads: int | None = None):
         self.artifact_dir = Path(artifact_dir) if artifact_dir else None
-        self._threshold = threshold
-        self.threads = threads or os.cpu_count() or 1
+        self._threshold = None if threshold is None else checked("threshold", threshold, Finite)
+        self.threads = checked("threads", threads, AtLeastOne) if threads is not None else os.cpu_count() or 1
         self._state: _Loaded | None = None
         self.name = "trained"
 
@@ -145,6 +147,7 @@ class TrainedJudge(Judge):
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
         shown: dict[str, Contrast] = {}  # claim id → the contrast that decided its label
         for claim, lg, premise in zip(request.claims, logits, picked):
+            checkpoint()
             enc = _softmax(lg)
             cover = coverage(claim.text, premise.text)
             missing = unsupported_facts(claim.text, premise.text)

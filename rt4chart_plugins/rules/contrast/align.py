@@ -4,6 +4,7 @@ package's docstring)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from rt4chart_plugins.rules.contrast.checks import (Contrast, modality, negation
 from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
-from rt4chart_plugins.rules.quantities import Quantity, comparable, quantities, supported
+from rt4chart_plugins.rules.quantities import AmountIndex, Quantity, comparable, quantities
 from rt4chart_plugins.rules.shared import PerContext
 
 
@@ -20,7 +21,7 @@ from rt4chart_plugins.rules.shared import PerContext
 class _Amounts:
     """What a context states in amounts, read once when a claim first states one."""
 
-    everywhere: list[Quantity]  # every quantity of the context
+    everywhere: AmountIndex  # every quantity of the context
     per_sentence: list[list[Quantity]]
     bare: set[float]  # values written without a unit ("35 to 40 for brown rice": the unit said once before)
     numbers: set[float]  # every number of the context, as the number check reads them
@@ -36,7 +37,13 @@ class Contrasts:
         self._found: dict[str, Contrast | None] = {}
         # a question asserts nothing ("wouldn't one instructor have noticed?"): it has no words to align with
         self.sentences = [span(i, "" if t.rstrip().endswith("?") else t) for i, t in enumerate(units)]
-        self.clauses = [[span(i, c) for c in clauses(t)] for i, t in enumerate(units)]
+        # key → the sentences holding it, in order: a claim is aligned with the sentences that share
+        # its words, not compared with every sentence (a 1 MB context has 6,000 of them)
+        self._holding: dict[str, list[int]] = {}
+        for s in self.sentences:
+            for key in s.keys:
+                self._holding.setdefault(key, []).append(s.unit)
+        self._clauses: dict[int, list[Span]] = {}  # a sentence's clauses, read when a claim aligns with it
 
     def find(self, claim: str) -> Contrast | None:
         """The contrast between ``claim`` (or one of its conjuncts) and the context sentence it
@@ -54,21 +61,28 @@ class Contrasts:
         return None
 
     def _find(self, mine: Span) -> Contrast | None:
-        shared = [len(mine.keys & s.keys) for s in self.sentences]
-        best = max(shared, default=0)
+        shared = Counter(i for key in mine.keys for i in self._holding.get(key, ()))
+        best = max(shared.values(), default=0)
         if best < MIN_SHARED or best < MIN_ALIGNMENT * len(mine.keys):
             return None
-        found = [self._compare(mine, self.sentences[i], self.clauses[i]) for i, n in enumerate(shared) if n == best]
+        found = [self._compare(mine, self.sentences[i], self.clauses(i)) for i in sorted(shared) if shared[i] == best]
         # several sentences align equally well: each must show the contrast, or none is reported (on
         # RAGTruth train, reporting the first that shows one fired on 15 faithful sentences, against 8)
         return found[0] if found and all(found) else None
+
+    def clauses(self, i: int) -> list[Span]:
+        """The clauses of sentence ``i``, read once."""
+        if i not in self._clauses:
+            self._clauses[i] = [span(i, c) for c in clauses(self._units[i])]
+        return self._clauses[i]
 
     def amounts(self) -> _Amounts:
         """The context's amounts, read once when a claim first states one."""
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
-            everywhere = [q for qs in per_sentence for q in qs]
-            self._amounts = _Amounts(everywhere, per_sentence, {q.value for q in everywhere if not q.unit},
+            everywhere = AmountIndex([q for qs in per_sentence for q in qs])
+            self._amounts = _Amounts(everywhere, per_sentence,
+                                     {q.value for qs in per_sentence for q in qs if not q.unit},
                                      {float(v) for v in numbers("\n".join(self._units))})
         return self._amounts
 
@@ -83,7 +97,7 @@ class Contrasts:
         known = self.amounts()
         theirs = known.per_sentence[sentence.unit] if 0 <= sentence.unit < len(known.per_sentence) else []
         for q in mine:
-            if supported(q, known.everywhere) or q.value in known.bare or (not q.unit and q.value in known.numbers):
+            if known.everywhere.supports(q) or q.value in known.bare or (not q.unit and q.value in known.numbers):
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:

@@ -13,6 +13,7 @@ import snowballstemmer
 
 from rt4chart_plugins.rules.contrast.lexicon import (ALL, IMPLICATIVE, LEXICAL, MARKERS, MODAL_VERBS, NEGATORS, ONLY,
                                                      PRONOUNS, SCOPE)
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.text import STOPWORDS
 
 #: a Snowball stemmer keeps the word it is working on in itself, so each thread gets its own (the
@@ -91,6 +92,7 @@ def clauses(text: str) -> list[str]:
 
 
 def span(unit: int, text: str) -> Span:
+    checkpoint()  # read once per sentence of a context and per claim: where a long one is stopped
     toks = tokens(text)
     low = [t.lower() for t in toks]
     words = set(content(toks))

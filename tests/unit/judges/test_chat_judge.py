@@ -7,7 +7,7 @@ import pytest
 from rt4chart_plugins import JudgeError, Label
 from rt4chart_plugins.judges.base import VerifyRequest
 from rt4chart_plugins.judges.cache import JudgeCache
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, parse_json_loose
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, json_is_cut, parse_json_loose
 from rt4chart_plugins.types import Claim, Cost, Sentence
 
 
@@ -33,14 +33,27 @@ def request():
     return VerifyRequest(mode="local", sentences=SENTENCES, claims=CLAIMS)
 
 
-def test_truncated_json_keeps_the_verdicts_that_parsed_and_asks_again_for_the_rest():
+def test_a_cut_reply_gives_no_verdict_and_is_asked_again():
+    """No verdict is built from a reply cut off, however much of it parses: the claim 0 verdict
+    before the cut might have been revised by what the judge did not get to write."""
     truncated = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0], "phrase": null, "reason": "ok"}, {"claim": 1, "lab'
-    judge = Replay([truncated, "not json at all"], cache=False)
+    judge = Replay([truncated, truncated], cache=False)
     cost = Cost()
     result = asyncio.run(judge.verify(request(), cost=cost))
-    assert [(j.claim_id, j.label) for j in result.judgements] == [(0, Label.ENT)]
-    assert list(result.unjudged) == [1]
+    assert result.judgements == [] and set(result.unjudged) == {0, 1}
+    assert "cut off" in result.unjudged[0] and "asked 2 times" in result.unjudged[0]
     assert judge.calls == 2 and cost.judge_calls == 2 and cost.prompt_tokens == 20
+    ok = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0]}, {"claim": 1, "label": "NIC", "evidence": []}]}'
+    result = asyncio.run(Replay([truncated, ok], cache=False).verify(request(), cost=Cost()))
+    assert [(j.claim_id, j.label) for j in result.judgements] == [(0, Label.ENT), (1, Label.NIC)]
+
+
+def test_a_complete_reply_keeps_the_verdicts_that_validate_and_asks_again_for_the_rest():
+    partial = '{"verdicts": [{"claim": 0, "label": "ENT", "evidence": [0]}, {"claim": 1, "label": "MAYBE"}]}'
+    judge = Replay([partial, "not json at all"], cache=False)
+    result = asyncio.run(judge.verify(request(), cost=Cost()))
+    assert [(j.claim_id, j.label) for j in result.judgements] == [(0, Label.ENT)]
+    assert list(result.unjudged) == [1] and judge.calls == 2
 
 
 def test_label_spellings_and_string_ids_are_normalized():
@@ -67,7 +80,7 @@ def test_permanent_errors_mark_claims_unjudged_not_crash():
 def test_retries_give_up_after_the_limit():
     judge = Replay([TimeoutError()] * 3, cache=False, max_retries=2)
     with pytest.raises(JudgeError):
-        asyncio.run(judge._ask("s", "u", {}, "x", Cost()))
+        asyncio.run(judge._ask("s", "u", {}, "x", Cost(), lambda data: None))
 
 
 def test_persistent_cache_makes_reruns_free(tmp_path):
@@ -84,8 +97,14 @@ def test_persistent_cache_makes_reruns_free(tmp_path):
 
 def test_parse_json_loose():
     assert parse_json_loose('{"a": 1}') == {"a": 1}
-    assert parse_json_loose('Sure! {"a": [1, 2') == {"a": [1, 2]}
+    assert parse_json_loose("{'a': 1,}") == {"a": 1}  # complete but malformed: repaired
     assert parse_json_loose("") is None
+
+
+def test_a_reply_is_cut_when_its_json_is_left_open():
+    assert json_is_cut('Sure! {"a": [1, 2') and json_is_cut('{"claims": [{"sentence": 0, "text": "The sto')
+    assert json_is_cut('{"a": "}\\"')  # the brace and the escaped quote are inside the string
+    assert not json_is_cut('{"a": "}"} and some prose {') and not json_is_cut("no JSON here")
 
 
 def test_prose_and_fences_around_json_are_cut():
