@@ -10,8 +10,9 @@
 Input: a mapping with ``context`` (a string, a list of strings or a list of ``Document``),
 ``question`` (optional) and ``answer`` (a string or a chat message); the key names are settable.
 Output: the typed :class:`rt4chart_plugins.Report` (label, score, claims with answer spans,
-evidence and reasons). ``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`` and callbacks /
-tracing all go through LangChain's own machinery (``_call_with_config``).
+evidence and reasons; an evidence sentence cited from a ``Document`` carries its ``metadata``).
+``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`` and callbacks / tracing all go through
+LangChain's own machinery (``_call_with_config``).
 
 A row that cannot be verified (no or empty context, no answer, a judge that fails, past its
 ``timeout``) raises with the reason, as a failing Runnable does: ``batch(...,
@@ -69,7 +70,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-__all__ = ["LangChainJudge", "RT4ChartVerifier", "create_rt4chart_evaluator", "to_answer", "to_context"]
+__all__ = ["LangChainJudge", "RT4ChartVerifier", "cite_documents", "create_rt4chart_evaluator", "passage_metadata",
+           "to_answer", "to_context"]
 
 
 # ---- a LangChain model as the judge ------------------------------------------------------------
@@ -166,6 +168,28 @@ def _passage_text(item: Any) -> Any:
     if isinstance(item, Mapping) and isinstance(item.get("page_content"), str):
         return item["page_content"]
     return item
+
+
+def passage_metadata(value: Any) -> list[dict[str, Any] | None]:
+    """Each passage's metadata (a ``Document``'s, or a mapping's ``metadata``), in passage order."""
+    items = [value] if isinstance(value, Document) else value if isinstance(value, (list, tuple)) else []
+    out: list[dict[str, Any] | None] = []
+    for item in items:
+        metadata = item.metadata if isinstance(item, Document) else (
+            item.get("metadata") if isinstance(item, Mapping) else None)
+        # JSON-safe, as the report must always serialize: what JSON has no type for becomes its text
+        out.append(json.loads(json.dumps(metadata, default=str)) if isinstance(metadata, Mapping) and metadata
+                   else None)
+    return out
+
+
+def cite_documents(report: Report, metadata: list[dict[str, Any] | None]) -> Report:
+    """Each evidence sentence carries the metadata of the document it was cited from."""
+    for claim in report.claims:
+        for evidence in claim.evidence:
+            if 0 <= evidence.passage < len(metadata) and metadata[evidence.passage] is not None:
+                evidence.metadata = metadata[evidence.passage]
+    return report
 
 
 def to_answer(value: Any) -> Any:
@@ -276,18 +300,18 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
                                f"(it has {has}){hint}")
 
     async def _arow(self, value: Any) -> Report:
-        """One input mapping verified as the contract says (:func:`averify_row`); a failed row
-        raises unless ``on_error="report"``."""
+        """One input mapping verified as the contract says (:func:`averify_row`), its evidence
+        carrying the cited documents' metadata; a failed row raises unless ``on_error="report"``."""
         self._check_shape(value)
         question = value.get(self.question_key)
         if isinstance(question, BaseMessage):
             question = message_text(question.content)
-        report = await averify_row(self._verifier, to_context(value[self.context_key]), to_answer(value[self.answer_key]),
-                                   question, Fields(context=self.context_key, answer=self.answer_key),
-                                   timeout=self.timeout)
+        context = value[self.context_key]
+        report = await averify_row(self._verifier, to_context(context), to_answer(value[self.answer_key]), question,
+                                   Fields(context=self.context_key, answer=self.answer_key), timeout=self.timeout)
         if report.state == "failed" and self.on_error == "raise":
             raise row_error(report)
-        return report
+        return cite_documents(report, passage_metadata(context))
 
     def _verify(self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> Report:
         return run_sync(self._arow(value))
@@ -353,6 +377,7 @@ def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = 
         question = pick(question_key, inputs, outputs, reference_outputs)
         report = run_sync(averify_row(verifier, to_context(context), to_answer(answer),
                                       None if question is _MISSING else question, fields))
+        report = cite_documents(report, passage_metadata(context))
         scored = report.state != "failed"
         return {"key": key, "score": report.score if scored else None, "comment": reason_text(report),
                 "metadata": report_payload(report)}

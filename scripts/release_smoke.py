@@ -157,6 +157,7 @@ def langchain() -> None:
     chain = RunnableLambda(rag) | RunnablePassthrough.assign(verification=RT4ChartVerifier())
     report = chain.invoke(QUESTION)["verification"]
     assert [c.label.value for c in report.claims] == POLICY, report.claims
+    assert report.claims[0].evidence[0].metadata == {"source": "policy.txt"}  # the cited document's
 
 
 def llama_index() -> None:

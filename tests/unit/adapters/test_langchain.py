@@ -126,6 +126,17 @@ def test_judge_failure_raises_with_the_failed_report_or_returns_it():
     assert report.state == "failed" and "scripted judge failure" in report.error
 
 
+def test_evidence_keeps_the_cited_documents_metadata(scripted):
+    documents = [Document(page_content=c, metadata={"source": f"policy-{i}.md", "page": i})
+                 for i, c in enumerate(CONTEXT)]
+    report = RT4ChartVerifier(scripted, decomposition="sentence").invoke({**ROW, "context": documents})
+    cited = report.claims[0].evidence[0]
+    assert cited.passage == 1 and cited.metadata == {"source": "policy-1.md", "page": 1}
+    assert json.loads(report.model_dump_json())["claims"][0]["evidence"][0]["metadata"]["source"] == "policy-1.md"
+    plain = RT4ChartVerifier(scripted, decomposition="sentence").invoke(ROW)  # strings: no metadata
+    assert plain.claims[0].evidence[0].metadata is None
+
+
 def test_unknown_judge_is_rejected_up_front():
     with pytest.raises(ValueError, match="judge"):
         RT4ChartVerifier(judge=object())
