@@ -34,6 +34,7 @@ claims could be judged, the score uses those and the trace lists the others as u
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 from dataclasses import dataclass, field
@@ -163,6 +164,25 @@ def _key(question: Any, answer: Any, contexts: Any) -> str:
     return json.dumps([question, answer, contexts], default=repr)
 
 
+def _evaluate_llm() -> Any:
+    """The ``llm=`` given to the ``ragas.evaluate()`` (or ``aevaluate()``) that is starting, or None.
+
+    ragas hands that LLM only to ``MetricWithLLM`` metrics, which this metric cannot be (with no
+    LLM given, ``evaluate()`` would then build an OpenAI client for it); ragas calls ``init()``
+    from inside ``aevaluate``, so it is read from that frame. When ragas had to make its own
+    default LLM there for another metric (``client`` is then set), nothing was given."""
+    frame = inspect.currentframe()
+    try:
+        caller = frame.f_back if frame is not None else None
+        while caller is not None:
+            if caller.f_code.co_name == "aevaluate" and caller.f_globals.get("__name__") == "ragas.evaluation":
+                return None if "client" in caller.f_locals else caller.f_locals.get("llm")
+            caller = caller.f_back
+        return None
+    finally:
+        del frame
+
+
 # ---- ragas.evaluate(): a legacy SingleTurnMetric ------------------------------------------------
 
 
@@ -199,7 +219,9 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         #: the rows of the current ``evaluate()`` that scored NaN: no claim could be judged, the
         #: row could not be verified, or ragas cut it at ``RunConfig.timeout``
         self.failed_rows: list[dict[str, Any]] = []
+        self._run_verifier: Detector | None = None  # the judge of evaluate(llm=...), for that run
         self._run_timeout: float | None = None
+        self._said_llm_unused = False
 
     @property
     def verifier(self) -> Detector:
@@ -207,9 +229,26 @@ class RT4ChartFaithfulness(SingleTurnMetric):
 
     def init(self, run_config: RunConfig) -> None:
         """A new ``evaluate()`` starts (ragas calls this once per run): its failed rows are counted
-        afresh, and its ``RunConfig.timeout`` is what a row cut short is told."""
+        afresh, its ``RunConfig.timeout`` is what a row cut short is told, and an ``llm=`` given
+        to it becomes this run's judge when the metric was built without one, as it does for
+        ragas' own metrics."""
         self.failed_rows = []
         self._run_timeout = run_config.timeout
+        self._run_verifier = None
+        llm = _evaluate_llm()
+        if llm is None:
+            return
+        if self.judge is None and self.llm is None and self.options.get("method", "rt4chart") == "rt4chart":
+            self._run_verifier = build_verifier(llm, _wrap, judge_kwargs=self.judge_kwargs,
+                                                concurrency=self.concurrency, **self.options)
+        elif not self._said_llm_unused:
+            self._said_llm_unused = True
+            logger.warning("%s does not use the llm given to evaluate(): it was built with its own judge (%s), as "
+                           "a ragas metric built with its own llm keeps it", self.name, self._judge_label())
+
+    @property
+    def _active(self) -> Detector:
+        return self._run_verifier or self._verifier
 
     async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:
         question = sample.user_input if isinstance(sample.user_input, str) else None
@@ -222,7 +261,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
             metadata={"type": ChainType.RAGAS_PROMPT},
         )
         try:
-            report = await averify_row(self._verifier, contexts, answer, question, FIELDS)
+            report = await averify_row(self._active, contexts, answer, question, FIELDS)
         except asyncio.CancelledError:
             # ragas cancels a row at RunConfig.timeout and scores it NaN: counted as failed, with why
             limit = f"RunConfig(timeout={self._run_timeout:g})" if self._run_timeout else "its timeout"
@@ -252,6 +291,8 @@ class RT4ChartFaithfulness(SingleTurnMetric):
     def _judge_label(self) -> str:
         """One model name for every row's tokens (ragas adds TokenUsage only within one model): the
         judge's name once loaded (a judge may name its artifact only then)."""
+        if self._run_verifier is not None:
+            return self._run_verifier.name
         if getattr(self, "_token_model", None) is None:
             try:
                 self._verifier.prepare()
