@@ -2,7 +2,8 @@
 # Create .venv with the package and the extras in $RT4CHART_EXTRAS (default: everything the tests
 # need), and the lab (lab/: benchmarks, training) with the extras in $RT4CHART_LAB_EXTRAS (default
 # train,bench; "none" leaves the lab out). The embedded LLM judge's runtime is built only when an
-# extra needs it (local, all, dev).
+# extra needs it (local, all, dev). The package is installed editable (the checkout is what runs)
+# unless RT4CHART_EDITABLE=0, which installs it as users do (scripts/demo.sh).
 # llama-cpp-python comes from the wheel that scripts/llama_wheel.sh builds once and caches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,8 @@ if [ "$NEED_LLAMA" = 1 ] && ! .venv/bin/python -c "import llama_cpp, sys; sys.ex
   .venv/bin/python -m pip install --quiet --disable-pip-version-check "$WHEEL"
 fi
 
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"
+EDITABLE=(-e); [ "${RT4CHART_EDITABLE:-1}" != 0 ] || EDITABLE=()
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "${EDITABLE[@]}" ".${EXTRAS:+[$EXTRAS]}"
 if [ "$LAB_EXTRAS" != none ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "./lab${LAB_EXTRAS:+[$LAB_EXTRAS]}"
 fi
