@@ -353,6 +353,12 @@ class RT4ChartMetric(BaseMetric):
         answer span, evidence, reason, probabilities) of this metric's verdict on each test case,
         ``row_id`` the test case's name. A test case this metric did not score keeps one line
         saying why."""
+        return claim_table(RT4ChartMetric.reports(result))
+
+    @staticmethod
+    def reports(result: Any) -> list[tuple[str, Report]]:
+        """``(test case name, Report)`` of each test case of a ``deepeval.evaluate()`` result: what
+        ``rt4chart_plugins.audit.diff_reports`` compares across two runs."""
         rows = []
         for i, test_result in enumerate(getattr(result, "test_results", None) or []):
             data = next((m for m in (test_result.metrics_data or []) if m.name == RT4ChartMetric.metric_name), None)
@@ -360,7 +366,7 @@ class RT4ChartMetric(BaseMetric):
             if report is None:
                 report = missing_report(getattr(data, "error", None) or "RT4CHART Faithfulness did not score it")
             rows.append((str(getattr(test_result, "name", None) or i), report))
-        return claim_table(rows)
+        return rows
 
     def is_successful(self) -> bool:
         if self.error is not None or self.score is None:

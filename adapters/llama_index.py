@@ -225,13 +225,19 @@ class RT4ChartEvaluator(BaseEvaluator):
         """The claim table of this evaluator's results: one pandas row per claim (label, answer
         span, evidence, reason, probabilities). ``results``: one result, a list of them, or
         ``BatchEvalRunner``'s ``{name: [results]}`` (``row_id`` is then ``name:index``)."""
+        return claim_table(RT4ChartEvaluator.reports(results))
+
+    @staticmethod
+    def reports(results: Any) -> list[tuple[str, Report]]:
+        """``(row id, Report)`` of each result, as :meth:`reports_dataframe` names them: what
+        ``rt4chart_plugins.audit.diff_reports`` compares across two runs."""
         if isinstance(results, EvaluationResult):
             results = [results]
         if isinstance(results, Mapping):
             items = [(f"{name}:{i}", r) for name, rs in results.items() for i, r in enumerate(rs)]
         else:
             items = [(str(i), r) for i, r in enumerate(results)]
-        return claim_table([(rid, _report_of(r)) for rid, r in items])
+        return [(rid, _report_of(r)) for rid, r in items]
 
     def _invalid(self, base: dict, reason: str, report: Report) -> RT4ChartEvaluationResult:
         if self.on_error == "raise":

@@ -6,6 +6,7 @@
     rt4chart schema                                       # JSON Schema of the report
     rt4chart report results.jsonl -o audit.html           # the audit: one self-contained HTML page
     rt4chart export results.jsonl -o claims.csv           # one row per claim (.csv or .parquet)
+    rt4chart diff before.jsonl after.jsonl [--fail-on new-hallucinations]   # two runs compared; a CI gate
     rt4chart model pull [NAME] | path [NAME] | list
     rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
 
@@ -14,7 +15,8 @@ The lab (``pip install -e lab`` from a checkout) adds its commands through the
 ``readout-fit``.
 
 Exit status: 0 success; 1 a batch had failed rows or stopped early (its judge's endpoint refused
-it or is down; a re-run resumes), or a single verification failed; 2 bad usage or input.
+it or is down; a re-run resumes), a single verification failed, or ``diff``'s gate failed; 2 bad
+usage or input.
 """
 
 from __future__ import annotations
@@ -273,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("schema", help="print the JSON Schema of a report")
     s.set_defaults(func=cmd_schema)
-    audit_commands.register(sub)  # report, export
+    audit_commands.register(sub)  # report, export, diff
 
     m = sub.add_parser("model", help="get and locate the embedded judge's model and GASP's scorers")
     m.add_argument("action", choices=["pull", "path", "list"])

@@ -37,7 +37,8 @@ class AuditRow(BaseModel):
 
 def as_rows(reports: Any) -> list[AuditRow]:
     """Audit rows from a Report, a list of Reports, ``(id, Report)`` pairs, a mapping id → Report,
-    ``BatchRow`` s or ``AuditRow`` s. Reports without an id are numbered from 1."""
+    ``BatchRow`` s or ``AuditRow`` s. Reports without an id are numbered from 1. ``None`` in a
+    list (a row a framework's metric did not score) is a failed row that says so."""
     if isinstance(reports, (Report, BatchRow, AuditRow)):
         reports = [reports]
     elif isinstance(reports, Mapping):
@@ -55,6 +56,9 @@ def as_rows(reports: Any) -> list[AuditRow]:
             rows.append(_of_report(str(number), item))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Report):
             rows.append(_of_report(str(item[0]), item[1]))
+        elif item is None or (isinstance(item, tuple) and len(item) == 2 and item[1] is None):
+            row_id = str(number) if item is None else str(item[0])
+            rows.append(AuditRow(id=row_id, ok=False, error="no report for this row"))
         else:
             raise InvalidInput(f"item {number} is a {type(item).__name__}, not a Report, BatchRow or (id, Report)")
     return rows

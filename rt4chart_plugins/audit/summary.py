@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,17 @@ from rt4chart_plugins.types import Cost
 
 #: the histogram's bins over [0, 1] (answer scores); GASP's unbounded risks get bins over their range
 BINS = 10
+#: an input field groups the aggregates by default when it has 2 to this many values (task, model…)
+MAX_GROUPS = 30
+
+
+def fields_to_group(metas: Iterable[dict[str, str]]) -> list[str]:
+    """The input fields worth a per-value aggregate: those with 2 to :data:`MAX_GROUPS` values."""
+    values: dict[str, set[str]] = {}
+    for meta in metas:
+        for k, v in meta.items():
+            values.setdefault(k, set()).add(v)
+    return [k for k, vs in values.items() if 2 <= len(vs) <= MAX_GROUPS]
 
 
 class Problem(BaseModel):
@@ -26,6 +38,22 @@ class Problem(BaseModel):
     id: str
     state: str
     error: str
+
+
+class GroupStats(BaseModel):
+    """The aggregate of the rows that share one value of an input field (a task, a model…)."""
+
+    field: str
+    value: str
+    rows: int
+    scored: int
+    hallucinated: int
+    mean_score: float | None
+    claim_labels: dict[str, int]  # ENT / CON / NIC / unjudged
+
+    @property
+    def hallucinated_share(self) -> float | None:
+        return self.hallucinated / self.scored if self.scored else None
 
 
 class Summary(BaseModel):
@@ -44,20 +72,48 @@ class Summary(BaseModel):
     histogram_of: str  # what was binned
     settings: dict[str, str] = Field(default_factory=dict)
     metrics: list[dict[str, Any]] = Field(default_factory=list)  # bench runs: one row per system
+    groups: list[GroupStats] = Field(default_factory=list)  # per value of each grouping field
 
     @property
     def hallucinated_share(self) -> float | None:
         return self.hallucinated / self.scored if self.scored else None
 
 
+def _scored(rows: list[AuditRow]) -> list[AuditRow]:
+    return [r for r in rows if r.ok and r.report is not None and r.report.state != "failed"]
+
+
+def _claim_labels(rows: list[AuditRow]) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for r in rows:
+        for c in (r.report.claims if r.report else []):
+            counts[c.label.value if c.label and c.judged else "unjudged"] += 1
+    return dict(counts)
+
+
+def group_stats(rows: list[AuditRow], by: list[str]) -> list[GroupStats]:
+    """Per value of each field of ``by``: rows, scored, hallucinated, mean score, claim labels."""
+    out = []
+    for name in by:
+        members: dict[str, list[AuditRow]] = {}
+        for r in rows:
+            members.setdefault(r.meta.get(name, "(none)"), []).append(r)
+        for value, group in sorted(members.items()):
+            scored = _scored(group)
+            scores = [r.report.score for r in scored]  # type: ignore[union-attr]
+            out.append(GroupStats(field=name, value=value, rows=len(group), scored=len(scored),
+                                  hallucinated=sum(1 for r in scored if r.report.hallucinated),  # type: ignore[union-attr]
+                                  mean_score=sum(scores) / len(scores) if scores else None,
+                                  claim_labels=_claim_labels(group)))
+    return out
+
+
 def summarize(rows: list[AuditRow], *, settings: dict[str, Any] | None = None,
-              metrics: list[dict[str, Any]] | None = None) -> Summary:
+              metrics: list[dict[str, Any]] | None = None, by: list[str] | None = None) -> Summary:
+    """The numbers of the page's header. ``by``: the input fields to aggregate by (default: each
+    field with 2 to :data:`MAX_GROUPS` values, such as ``task``)."""
     reports = [r.report for r in rows if r.report is not None]
-    scored = [r for r in rows if r.ok and r.report is not None and r.report.state != "failed"]
-    claim_labels: Counter[str] = Counter()
-    for rep in reports:
-        for c in rep.claims:
-            claim_labels[c.label.value if c.label and c.judged else "unjudged"] += 1
+    scored = _scored(rows)
     problems = []
     for r in rows:
         state = r.report.state if r.report else "failed"
@@ -81,7 +137,7 @@ def summarize(rows: list[AuditRow], *, settings: dict[str, Any] | None = None,
     return Summary(
         rows=len(rows), scored=len(scored), hallucinated=sum(1 for s in scored if s.report.hallucinated),
         answer_labels=dict(Counter(s.report.label.value if s.report.label else "none" for s in scored)),
-        claim_labels=dict(claim_labels),
+        claim_labels=_claim_labels(rows),
         states=dict(Counter((r.report.state if r.report else "failed") if r.ok else "failed" for r in rows)),
         problems=problems, judges=dict(Counter(rep.judge or "unknown" for rep in reports)),
         methods=dict(Counter(rep.method for rep in reports)), cost=cost, histogram=hist,
@@ -89,6 +145,7 @@ def summarize(rows: list[AuditRow], *, settings: dict[str, Any] | None = None,
         histogram_of="answer risk (GASP; higher = less grounded)" if gasp else "answer score (share of claims entailed)",
         settings={str(k): v if isinstance(v, str) else json.dumps(v) for k, v in (settings or {}).items()},
         metrics=metrics or [],
+        groups=group_stats(rows, fields_to_group(r.meta for r in rows) if by is None else by),
     )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from audit_samples import audit_rows, verifier  # noqa: F401 - fixtures
+from audit_samples import audit_rows, runs, verifier  # noqa: F401 - fixtures
 
 
 def chromium_path() -> str:
@@ -51,8 +51,11 @@ class Opened:
 def open_page(browser):
     contexts = []
 
-    def open_(path: Path, *, javascript: bool = True, fragment: str = "") -> Opened:
-        ctx = browser.new_context(java_script_enabled=javascript, viewport={"width": 1200, "height": 900})
+    def open_(path: Path, *, javascript: bool = True, fragment: str = "", wait: bool = False, **options) -> Opened:
+        """``options``: the browser context's (``color_scheme``, ``viewport``); ``wait``: until the
+        page's script is ready (its index decoded, the first page drawn)."""
+        ctx = browser.new_context(java_script_enabled=javascript, **{"viewport": {"width": 1200, "height": 900},
+                                                                     **options})
         contexts.append(ctx)
         page = ctx.new_page()
         seen = Opened(page)
@@ -61,6 +64,8 @@ def open_page(browser):
         page.on("pageerror", lambda exc: seen.errors.append(str(exc)))
         page.on("console", lambda m: seen.errors.append(m.text) if m.type == "error" else None)
         page.goto(path.resolve().as_uri() + fragment)
+        if wait:
+            page.wait_for_selector("html.ready", state="attached")
         return seen
 
     yield open_

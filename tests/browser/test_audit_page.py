@@ -123,3 +123,87 @@ def test_keyboard_moves_between_flagged_claims_across_pages_and_permalinks_open_
     assert linked.locator(f"#{anchor('record')}").is_visible()
     assert "target" in linked.locator(f"#{anchor('record')}").get_attribute("class")
     assert not linked.locator(f"#{anchor('r0')}").is_visible()
+
+
+def _ids(page) -> list[str]:
+    return page.locator("#rows > .row").evaluate_all("rows => rows.map(r => r.id)")
+
+
+def test_rows_sort_by_score_and_by_confidence(open_page, tmp_path, audit_rows):
+    from rt4chart_plugins.audit.html import row_confidence
+
+    rows = [(f"{r.id}{i}", r.report) for i in range(3) for r in audit_rows if r.report]  # 12 rows, ties included
+    path = write_html(rows + [r for r in audit_rows if r.report is None], tmp_path / "sort.html")
+    page = open_page(path, wait=True).page
+    order = list(range(len(rows)))
+    assert _ids(page)[: len(rows)] == [anchor(rows[i][0]) for i in order]
+    page.select_option("#f-sort", "score")
+    by_score = sorted(order, key=lambda i: (rows[i][1].score, i))
+    assert _ids(page) == [anchor(rows[i][0]) for i in by_score] + [anchor("broken")]  # unscored last
+    page.select_option("#f-sort", "score-desc")
+    assert _ids(page)[: len(rows)] == [anchor(rows[i][0]) for i in sorted(order, key=lambda i: (-rows[i][1].score, i))]
+    page.select_option("#f-sort", "conf")
+    conf = [row_confidence(r) for _, r in rows]
+    by_conf = sorted((i for i in order if conf[i] is not None), key=lambda i: (conf[i], i))
+    assert _ids(page)[: len(by_conf)] == [anchor(rows[i][0]) for i in by_conf]
+    page.check("#f-h")  # a filter keeps the order
+    assert _ids(page) == [anchor(rows[i][0]) for i in by_conf if rows[i][1].hallucinated]
+
+
+@pytest.mark.parametrize("width", [1200, 560])  # at 560 px the bar wraps onto several lines
+def test_a_permalink_lands_with_the_title_below_the_sticky_bar(open_page, tmp_path, audit_rows, width):
+    many = [(f"r{i}", audit_rows[i % 4].report) for i in range(120)]
+    path = write_html(many, tmp_path / "links.html")
+    for target in ("r50", "r73"):  # the first row of page 2, one in its middle
+        page = open_page(path, fragment=f"#{anchor(target)}", wait=True, viewport={"width": width, "height": 700}).page
+        page.wait_for_function("() => window.scrollY > 0")
+        title = page.locator(f"#{anchor(target)} h2").bounding_box()
+        bar = page.locator("nav.controls").bounding_box()
+        assert bar["y"] == 0 and title["y"] >= bar["y"] + bar["height"], (target, title, bar)
+        assert title["y"] + title["height"] <= 700  # on screen
+        assert "page 2 of 3" in page.locator("#count").text_content()
+
+
+def test_the_page_is_dark_when_the_reader_prefers_it_and_readable_in_both(open_page, page_file):
+    from legibility import BACKGROUND_LUMINANCE, low_contrast
+
+    for scheme, dark in (("light", False), ("dark", True)):
+        page = open_page(page_file, wait=True, color_scheme=scheme).page
+        page.click(f"#{anchor('con')} li.claim.CON")  # a selected claim and its lit evidence
+        assert (page.evaluate(BACKGROUND_LUMINANCE) < 0.05) == dark, scheme
+        assert low_contrast(page) == [], scheme
+
+
+@pytest.mark.parametrize("host, scheme", [("background:#1e1e1e;color:#d4d4d4", "light"),
+                                          ("background:#111827;color:#e5e7eb", "dark"),
+                                          ("background:#ffffff;color:#1f2937", "dark"),
+                                          ("background:#ffffff;color:#1f2937", "light")])
+def test_the_notebook_card_reads_on_a_dark_and_a_light_notebook(open_page, tmp_path, audit_rows, host, scheme):
+    """A notebook's theme is its own, whatever the system's: the card is read on both."""
+    from legibility import low_contrast
+    from rt4chart_plugins.audit.html import report_card
+
+    policy = next(r.report for r in audit_rows if r.id == "policy")
+    path = tmp_path / "notebook.html"
+    path.write_text(f'<!DOCTYPE html><html><body style="{host}"><div class="output">{report_card(policy)}</div>'
+                    "</body></html>", encoding="utf-8")
+    page = open_page(path, color_scheme=scheme).page
+    assert page.locator(".rt4c.card mark").count() == len(policy.unfaithful_spans)
+    assert low_contrast(page, ".rt4c.card") == []
+
+
+def test_a_hostile_row_in_the_compressed_part_runs_nothing(open_page, tmp_path, verifier, audit_rows):
+    report = verifier.verify(context=XSS_CONTEXT, answer=XSS_ANSWER)
+    rows = [(f"r{i}", audit_rows[0].report) for i in range(60)] + [('x"><img src=x onerror=window.pwned=7>', report)]
+    path = write_html(rows, tmp_path / "packed.html", compress=True)
+    assert "pwned" not in path.read_text(encoding="utf-8").split("</main>")[1].split("<script>")[0]  # compressed
+    seen = open_page(path, fragment="#" + anchor('x"><img src=x onerror=window.pwned=7>'), wait=True)
+    page = seen.page
+    row = page.locator(".row.target")
+    assert row.count() == 1 and "<script>window.pwned=4</script>" in row.text_content()
+    for link in row.locator("a").all():
+        link.click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.pwned") is None and not seen.dialogs and not seen.errors
+    assert seen.requests == [path.resolve().as_uri()]
+    assert page.locator("#rows img, #rows script").count() == 0

@@ -49,7 +49,7 @@ from rt4chart_lab.data import records, synth
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
 LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
-SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits", "facts")
+SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits", "facts", "nli")
 #: the recipe of the shipped artifact
 SHIPPED_SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
 
@@ -116,9 +116,11 @@ def supported_sentences(rows) -> list[tuple[str, str]]:
 
 def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, question: str = "always",
                    rng: random.Random, augment: bool, limit: int | None = None,
-                   clause_rate: float = 0.0) -> tuple[list[Pair], list[Pair]]:
+                   clause_rate: float = 0.0, drop_rate: float = 0.3) -> tuple[list[Pair], list[Pair]]:
     """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only.
-    ``clause_rate``: the share of supported sentences that also yield clause edits (:func:`_clauses`)."""
+    ``clause_rate``: the share of supported sentences that also yield clause edits (:func:`_clauses`);
+    ``drop_rate``: the share that also yield a hard negative, the same sentence against its context
+    with the sentences that state it removed (what is left shares its words, not its facts)."""
     rows = load_ragtruth(resolve_data_dir(data_dir), split="train")
     if any(r.split != "train" for r in rows):  # pragma: no cover - load_ragtruth filters already
         raise InvalidInput("refusing RAGTruth test rows as training data")
@@ -149,7 +151,8 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
             (val if held else train).append(pair)
             if held or not augment or label != "ENT":
                 continue
-            train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng))
+            train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng,
+                                  drop_rate=drop_rate))
             if clause_rate and rng.random() < clause_rate:
                 siblings = [t for t in own_supported if t != sent.text]
                 train.extend(_clauses(sent.text, row.question, build, tails, siblings, row.id, rng))
@@ -175,11 +178,12 @@ def _clauses(text: str, question: str | None, build: PremiseBuilder, tails: list
 
 
 def _augment(text: str, question: str | None, build: PremiseBuilder, names: list[str],
-             pool: list[tuple[str, str]], group: str, row_id: str, rng: random.Random) -> Iterator[Pair]:
+             pool: list[tuple[str, str]], group: str, row_id: str, rng: random.Random,
+             drop_rate: float = 0.3) -> Iterator[Pair]:
     if rng.random() < 0.5 and (edited := synth.contradict(text, names, rng)):
         if premise := build(edited, question):
             yield Pair(claim=edited, premise=premise, label=1, source="ragtruth-aug", group=row_id)
-    if rng.random() < 0.3 and (premise := build(text, question, drop_best=2)):
+    if rng.random() < drop_rate and (premise := build(text, question, drop_best=2)):
         yield Pair(claim=text, premise=premise, label=2, source="ragtruth-aug", group=row_id)
     if rng.random() < 0.15 and pool:
         other_id, other = rng.choice(pool)
@@ -285,3 +289,14 @@ def contrastive_pairs(count: CountTokens, budget: int, *, data_dir: str | None, 
                     chars=ex.chars, gold_chars=ex.gold_chars)
         (val if in_holdout(ex.group, holdout) else train).append(pair)
     return train, val
+
+
+def nli_pairs(n: int, *, data_dir: str | None, seed: int) -> list[Pair]:
+    """``n`` pairs of stage 1's NLI mixture (the trainable sets of ``nli/`` only), so that the task
+    fine-tuning keeps what stage 1 taught: hypothesis as the claim, the premise as written."""
+    from rt4chart_lab.data.nli import training_mixture
+
+    rng = random.Random(seed)
+    mixture = training_mixture(resolve_data_dir(data_dir) / "nli", rng)
+    return [Pair(claim=p.hypothesis, premise=p.premise, label=p.label, source="nli", group=f"nli:{p.set}")
+            for p in mixture[:n]]

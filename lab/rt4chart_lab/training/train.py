@@ -74,6 +74,20 @@ class TrainConfig(BaseModel):
     max_pairs: int | None = None  # a tiny slice (tests): cap the training pairs
     quantize: bool = True
     members: int = 1  # ensemble members, member k trained with seed + k (training/ensemble.py; measured, not shipped)
+    drop_rate: float = 0.3  # share of supported RAGTruth sentences that also give a hard negative (support removed → NIC)
+    nli_pairs: int = 5000  # stage-1 NLI pairs mixed in, with the nli source, so that the task keeps what stage 1 taught
+    init_from: str | None = None  # a stage-1 NLI model (`rt4chart train-nli --out DIR`: DIR/model) to start from
+
+
+def stage1_record(cfg: TrainConfig) -> dict:
+    """What the stage-1 model that ``cfg`` starts from was trained on (its recipe, with the NLI
+    sets and their licenses), for the artifact's manifest; empty when it starts from the base model."""
+    if not cfg.init_from:
+        return {}
+    recipe = Path(cfg.init_from).parent / "recipe.json"
+    if not recipe.exists():
+        raise ValueError(f"{cfg.init_from} is not the model of a `rt4chart train-nli` run ({recipe} is missing)")
+    return {"stage1": json.loads(recipe.read_text())}
 
 
 def _base_model_dir() -> Path:
@@ -91,7 +105,7 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
     if {"ragtruth", "ragtruth-aug"} & set(cfg.sources):  # without them the shared data is not needed
         train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
                                          augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
-                                         question=cfg.question,
+                                         question=cfg.question, drop_rate=cfg.drop_rate,
                                          clause_rate=cfg.clause_edits)  # clause edits are augmentation: off with it
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
@@ -111,13 +125,15 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
             facts=cfg.facts if "facts" in cfg.sources else 0)
         train += more
         val += held
+    if "nli" in cfg.sources:
+        train += data.nli_pairs(cfg.nli_pairs, data_dir=data_dir, seed=cfg.seed)
     rng.shuffle(train)
     if cfg.max_pairs:
         train = train[: cfg.max_pairs]
     return train, val
 
 
-def _loss(logits, labels):
+def partial_cross_entropy(logits, labels):
     """Cross-entropy, where label 3 ("not ENT") puts its mass on CON or NIC, whichever fits."""
     import torch
 
@@ -136,7 +152,7 @@ def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_
         raise MissingExtra("torch/transformers", "train") from exc
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(os.cpu_count() or 1)
-    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=3)
+    model = AutoModelForSequenceClassification.from_pretrained(str(cfg.init_from or base), num_labels=3)
     model.train()
     steps_per_epoch = math.ceil(len(pairs) / cfg.batch_size)
     total = max(1, int(steps_per_epoch * cfg.epochs))
@@ -155,7 +171,7 @@ def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_
         batch = [pairs[order.pop()] for _ in range(min(cfg.batch_size, len(order)))]
         enc = encoder.encode(tok, [p.claim for p in batch], [p.premise for p in batch])
         logits = model(**{k: torch.from_numpy(v) for k, v in enc.items()}).logits
-        loss = _loss(logits, torch.tensor([p.label for p in batch]))
+        loss = partial_cross_entropy(logits, torch.tensor([p.label for p in batch]))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -356,7 +372,7 @@ def run(cfg: TrainConfig, out_dir: Path, *, data_dir: str | None = None, log=_pr
         if len(paths) > 1:
             ensemble.merge(paths, fp32)
         training = {"config": cfg.model_dump(mode="json"), "pairs": members[0]["pairs"], "members": members,
-                    "seconds": round(time.time() - started)}
+                    "seconds": round(time.time() - started)} | stage1_record(cfg)
         return package(fp32, cfg, val, out_dir, training, log=log)
 
 
@@ -501,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         elif name == "sources":
             p.add_argument(flag, default=",".join(field.default), help=f"comma-separated, of {','.join(data.SOURCES)}")
         else:
-            kind = {int: int, float: float, str: str}.get(field.annotation, int)  # type: ignore[arg-type]
+            kind = {int: int, float: float, str: str, int | None: int}.get(field.annotation, str)  # type: ignore[arg-type]
             p.add_argument(flag, type=kind, default=field.default)
     args = vars(p.parse_args(argv))
     out, data_dir, joined, again = args.pop("out"), args.pop("data_dir"), args.pop("members_from"), args.pop("refit")

@@ -1,0 +1,394 @@
+"""Two audits of the same questions, compared: which answers got worse, which claims newly lack
+support, which were fixed.
+
+Users re-run an audit after every change of prompt, retriever, model or chunking; averages hide
+that one answer broke while another was fixed. So rows are matched (by id, else by context and
+question), each answer's verdict and score are set side by side, and its claims are paired
+(``align.py``) and marked new-unfaithful, fixed, changed label or unchanged. The result is typed
+(pydantic), so the CLI, the CI gate, the page and a test read the same numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from rt4chart_plugins.audit.align import Pair, pair_claims
+from rt4chart_plugins.audit.rows import AuditRow, as_rows, load_results, read_meta
+from rt4chart_plugins.audit.summary import fields_to_group
+from rt4chart_plugins.types import ClaimVerdict, Report
+
+
+
+class RowChange(str, Enum):
+    """What happened to one answer between the two runs, worst first."""
+
+    NEWLY_HALLUCINATED = "newly_hallucinated"  # faithful before, hallucinated after
+    NEWLY_FAILED = "newly_failed"  # scored before, failed after (no verdict any more)
+    STILL_HALLUCINATED = "still_hallucinated"
+    ONLY_BEFORE = "only_before"  # the row is missing from the run after
+    ONLY_AFTER = "only_after"  # a row the run before did not have
+    FAILED = "failed"  # failed in both runs
+    RECOVERED = "recovered"  # failed before, scored after
+    FIXED = "fixed"  # hallucinated before, faithful after
+    STILL_FAITHFUL = "still_faithful"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ClaimChange(str, Enum):
+    """What happened to one claim: its label, or whether it is in the answer at all."""
+
+    NEW_UNFAITHFUL = "new_unfaithful"  # not flagged before (or not there), CON or NIC after
+    CHANGED_LABEL = "changed_label"  # CON ↔ NIC, or judged ↔ unjudged
+    FIXED = "fixed"  # CON or NIC before, ENT after (or gone from the answer)
+    ADDED = "added"  # a new claim, entailed
+    REMOVED = "removed"  # an entailed claim the answer no longer makes
+    UNCHANGED = "unchanged"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: a change in words, for people
+ROW_WORDS = {
+    RowChange.NEWLY_HALLUCINATED: "newly hallucinated", RowChange.NEWLY_FAILED: "newly failed",
+    RowChange.STILL_HALLUCINATED: "still hallucinated", RowChange.ONLY_BEFORE: "only before",
+    RowChange.ONLY_AFTER: "only after", RowChange.FAILED: "failed in both", RowChange.RECOVERED: "recovered",
+    RowChange.FIXED: "fixed", RowChange.STILL_FAITHFUL: "still faithful",
+}
+CLAIM_WORDS = {
+    ClaimChange.NEW_UNFAITHFUL: "new unfaithful", ClaimChange.CHANGED_LABEL: "changed label",
+    ClaimChange.FIXED: "fixed", ClaimChange.ADDED: "added", ClaimChange.REMOVED: "removed",
+    ClaimChange.UNCHANGED: "unchanged",
+}
+#: how bad each change is, for sorting the page and the table: lower first
+ROW_RANK = {c: i for i, c in enumerate(RowChange)}
+CLAIM_RANK = {c: i for i, c in enumerate(ClaimChange)}
+
+
+class Side(BaseModel):
+    """One answer's verdict in one run."""
+
+    id: str
+    ok: bool
+    state: str  # verified / partial / no_claims / failed
+    label: str | None
+    hallucinated: bool | None  # None: not scored
+    score: float | None  # None: not scored
+    claims: int = 0
+    error: str | None = None
+    judge: str = ""
+
+
+class ClaimDiff(BaseModel):
+    """One claim across the two runs: the claim before and after (either None when the other run's
+    answer does not make it), how they were paired and what changed."""
+
+    change: ClaimChange
+    match: Literal["text", "aligned"] | None = None  # None: the claim has no partner
+    similarity: float | None = None
+    before: ClaimVerdict | None = None
+    after: ClaimVerdict | None = None
+
+    @property
+    def label_before(self) -> str | None:
+        return _label(self.before)
+
+    @property
+    def label_after(self) -> str | None:
+        return _label(self.after)
+
+
+class RowDiff(BaseModel):
+    """One answer across the two runs."""
+
+    id: str
+    matched_by: Literal["id", "context_question"] | None = None  # None: in one run only
+    change: RowChange
+    before: Side | None = None
+    after: Side | None = None
+    score_change: float | None = None  # after − before, when both were scored
+    claims: list[ClaimDiff] = Field(default_factory=list)
+    meta: dict[str, str] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)  # e.g. matched by id, but the questions differ
+    before_report: Report | None = Field(default=None, exclude=True)  # for the page; not in JSON
+    after_report: Report | None = Field(default=None, exclude=True)
+
+    def claims_of(self, *changes: ClaimChange) -> list[ClaimDiff]:
+        return [c for c in self.claims if c.change in changes]
+
+    @property
+    def rank(self) -> int:
+        """How bad the change is, for sorting: 0 the worst (:class:`RowChange`'s order)."""
+        return ROW_RANK[self.change]
+
+
+class Group(BaseModel):
+    """The summary of the rows that share one value of a field (a task, a model…)."""
+
+    field: str
+    value: str
+    rows: int
+    changes: dict[str, int]
+    mean_score_before: float | None
+    mean_score_after: float | None
+
+
+class DiffSummary(BaseModel):
+    before: str
+    after: str
+    rows: int
+    matched: int
+    changes: dict[str, int]  # RowChange → rows
+    claim_changes: dict[str, int]  # ClaimChange → claims
+    scored_in_both: int
+    hallucinated_before: int  # among the rows scored in both
+    hallucinated_after: int
+    mean_score_before: float | None  # over the rows scored in both
+    mean_score_after: float | None
+    groups: list[Group] = Field(default_factory=list)
+
+    @property
+    def mean_score_change(self) -> float | None:
+        if self.mean_score_before is None or self.mean_score_after is None:
+            return None
+        return self.mean_score_after - self.mean_score_before
+
+    def count_of(self, change: RowChange | str) -> int:
+        """How many answers had this change."""
+        return self.changes.get(RowChange(change).value, 0)
+
+
+class AuditDiff(BaseModel):
+    """Two audits compared: a :class:`RowDiff` per answer, worst change first, and the summary."""
+
+    summary: DiffSummary
+    rows: list[RowDiff]
+
+
+# --- reading the two runs ------------------------------------------------------------------------
+
+def read_run(source: Any) -> list[AuditRow]:
+    """A run's rows: a path to ``rt4chart verify`` batch output or bench records, or anything
+    :func:`~rt4chart_plugins.audit.rows.as_rows` takes (Reports, ``(id, Report)`` pairs, a mapping)."""
+    if isinstance(source, (str, Path)):
+        return load_results(source)
+    return as_rows(source)
+
+
+def _label(c: ClaimVerdict | None) -> str | None:
+    return c.label.value if c is not None and c.judged and c.label is not None else None
+
+
+def _scored(row: AuditRow | None) -> bool:
+    return row is not None and row.ok and row.report is not None and row.report.state != "failed"
+
+
+def _side(row: AuditRow) -> Side:
+    r = row.report
+    scored = _scored(row)
+    return Side(id=row.id, ok=row.ok, state=(r.state if r else "failed") if row.ok else "failed",
+                label=r.label.value if r and r.label and scored else None,
+                hallucinated=r.hallucinated if scored else None, score=r.score if scored else None,
+                claims=len(r.claims) if r else 0, error=row.error or (r.error if r else None),
+                judge=(r.judge or r.method) if r else "")
+
+
+def _context_key(report: Report | None) -> str | None:
+    if report is None or not report.context_sentences:
+        return None
+    text = "\x1e".join(f"{s.passage}\x1f{s.text}" for s in report.context_sentences)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def _content_key(row: AuditRow) -> tuple[str | None, str | None] | None:
+    """What identifies a row without its id: its context and question (None when it has neither)."""
+    r = row.report
+    key = (_context_key(r), r.question if r else None)
+    return None if key == (None, None) else key
+
+
+def match_rows(before: list[AuditRow], after: list[AuditRow]) -> list[tuple[AuditRow | None, AuditRow | None, str | None]]:
+    """Rows paired by id; the rest by context and question (in order, when several share them)."""
+    after_by_id: dict[str, AuditRow] = {}
+    for row in after:
+        after_by_id.setdefault(row.id, row)
+    pairs: list[tuple[AuditRow | None, AuditRow | None, str | None]] = []
+    used: set[int] = set()
+    rest: list[AuditRow] = []
+    for row in before:
+        partner = after_by_id.get(row.id)
+        if partner is not None and id(partner) not in used:
+            used.add(id(partner))
+            pairs.append((row, partner, "id"))
+        else:
+            rest.append(row)
+    by_content: dict[tuple, list[AuditRow]] = defaultdict(list)
+    for row in after:
+        if id(row) not in used and (key := _content_key(row)) is not None:
+            by_content[key].append(row)
+    for row in rest:
+        key = _content_key(row)
+        candidates = by_content.get(key) if key is not None else None
+        if candidates:
+            partner = candidates.pop(0)
+            used.add(id(partner))
+            pairs.append((row, partner, "context_question"))
+        else:
+            pairs.append((row, None, None))
+    pairs += [(None, row, None) for row in after if id(row) not in used]
+    return pairs
+
+
+# --- one row -------------------------------------------------------------------------------------
+
+def claim_change(pair: Pair) -> ClaimChange:
+    lb, la = _label(pair.before), _label(pair.after)
+    flagged_b, flagged_a = lb in ("CON", "NIC"), la in ("CON", "NIC")
+    if pair.before is None:
+        return ClaimChange.NEW_UNFAITHFUL if flagged_a else ClaimChange.ADDED
+    if pair.after is None:
+        return ClaimChange.FIXED if flagged_b else ClaimChange.REMOVED
+    if lb == la:
+        return ClaimChange.UNCHANGED
+    if flagged_a and not flagged_b:
+        return ClaimChange.NEW_UNFAITHFUL
+    if flagged_b and la == "ENT":
+        return ClaimChange.FIXED
+    return ClaimChange.CHANGED_LABEL
+
+
+def row_change(before: AuditRow | None, after: AuditRow | None) -> RowChange:
+    if before is None:
+        return RowChange.ONLY_AFTER
+    if after is None:
+        return RowChange.ONLY_BEFORE
+    sb, sa = _scored(before), _scored(after)
+    if not sb:
+        return RowChange.RECOVERED if sa else RowChange.FAILED
+    if not sa:
+        return RowChange.NEWLY_FAILED
+    hb, ha = before.report.hallucinated, after.report.hallucinated  # type: ignore[union-attr]
+    if hb and ha:
+        return RowChange.STILL_HALLUCINATED
+    if ha:
+        return RowChange.NEWLY_HALLUCINATED
+    return RowChange.FIXED if hb else RowChange.STILL_FAITHFUL
+
+
+def _warnings(before: AuditRow, after: AuditRow) -> list[str]:
+    b, a = before.report, after.report
+    if b is None or a is None:
+        return []
+    out = []
+    if b.question != a.question:
+        out.append("the questions differ")
+    kb, ka = _context_key(b), _context_key(a)
+    if kb and ka and kb != ka:
+        out.append("the contexts differ")
+    return out
+
+
+def diff_row(before: AuditRow | None, after: AuditRow | None, matched_by: str | None = None) -> RowDiff:
+    """One answer across the two runs. Its claims are paired only when both runs scored it."""
+    change = row_change(before, after)
+    claims: list[ClaimDiff] = []
+    if _scored(before) and _scored(after):
+        rb, ra = before.report, after.report  # type: ignore[union-attr]
+        for pair in pair_claims(rb.claims, ra.claims, before_length=len(rb.answer), after_length=len(ra.answer)):
+            claims.append(ClaimDiff(change=claim_change(pair), match=pair.match, similarity=pair.similarity,
+                                    before=pair.before, after=pair.after))
+    sb = _side(before) if before is not None else None
+    sa = _side(after) if after is not None else None
+    delta = (sa.score - sb.score) if sa and sb and sa.score is not None and sb.score is not None else None
+    meta = {**(before.meta if before else {}), **(after.meta if after else {})}
+    return RowDiff(
+        id=(after or before).id,  # type: ignore[union-attr]
+        matched_by=matched_by, change=change, before=sb, after=sa,  # type: ignore[arg-type]
+        score_change=round(delta, 6) if delta is not None else None, claims=claims, meta=meta,
+        warnings=_warnings(before, after) if before and after else [],
+        before_report=before.report if before else None, after_report=after.report if after else None,
+    )
+
+
+def sort_key(row: RowDiff) -> tuple:
+    """Worst first: the change's rank, then the largest score drop, then the most claims newly flagged."""
+    new = len(row.claims_of(ClaimChange.NEW_UNFAITHFUL))
+    return ROW_RANK[row.change], row.score_change if row.score_change is not None else 0.0, -new
+
+
+# --- the summary ---------------------------------------------------------------------------------
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _both(rows: list[RowDiff]) -> list[RowDiff]:
+    return [r for r in rows if r.before and r.after and r.before.score is not None and r.after.score is not None]
+
+
+def _groups(rows: list[RowDiff], by: list[str]) -> list[Group]:
+    out = []
+    for name in by:
+        members: dict[str, list[RowDiff]] = defaultdict(list)
+        for r in rows:
+            members[r.meta.get(name, "(none)")].append(r)
+        for value, group in sorted(members.items()):
+            both = _both(group)
+            out.append(Group(field=name, value=value, rows=len(group),
+                             changes=dict(Counter(r.change.value for r in group)),
+                             mean_score_before=_mean([r.before.score for r in both]),  # type: ignore[union-attr,misc]
+                             mean_score_after=_mean([r.after.score for r in both])))  # type: ignore[union-attr,misc]
+    return out
+
+
+def summarize_diff(rows: list[RowDiff], *, before: str = "before", after: str = "after",
+                   by: list[str] | None = None) -> DiffSummary:
+    both = _both(rows)
+    fields = fields_to_group(r.meta for r in rows) if by is None else by
+    return DiffSummary(
+        before=before, after=after, rows=len(rows), matched=sum(1 for r in rows if r.matched_by),
+        changes={c.value: n for c in RowChange if (n := sum(1 for r in rows if r.change == c))},
+        claim_changes={c.value: n for c in ClaimChange
+                       if (n := sum(1 for r in rows for x in r.claims if x.change == c))},
+        scored_in_both=len(both),
+        hallucinated_before=sum(1 for r in both if r.before.hallucinated),  # type: ignore[union-attr]
+        hallucinated_after=sum(1 for r in both if r.after.hallucinated),  # type: ignore[union-attr]
+        mean_score_before=_mean([r.before.score for r in both]),  # type: ignore[union-attr,misc]
+        mean_score_after=_mean([r.after.score for r in both]),  # type: ignore[union-attr,misc]
+        groups=_groups(rows, fields),
+    )
+
+
+def diff_reports(before: Any, after: Any, *, by: list[str] | None = None, names: tuple[str, str] | None = None,
+                 inputs: str | Path | None = None) -> AuditDiff:
+    """Compare two audits.
+
+    ``before`` / ``after``: a path to ``rt4chart verify`` batch output or bench records, or
+    Reports (a list, a mapping id → Report, ``(id, Report)`` pairs). ``by``: the input fields to
+    group the summary by (default: each field with 2 to 30 values, such as ``task``). ``names``:
+    what the two runs are called (default: the file names, else "before" and "after").
+    ``inputs``: the samples JSONL whose other fields (``task``, ``meta``…) join both runs by id.
+    """
+    rows_b, rows_a = read_run(before), read_run(after)
+    if inputs is not None:
+        meta = read_meta(inputs)
+        rows_b = [r.model_copy(update={"meta": {**meta.get(r.id, {}), **r.meta}}) for r in rows_b]
+        rows_a = [r.model_copy(update={"meta": {**meta.get(r.id, {}), **r.meta}}) for r in rows_a]
+    rows = sorted((diff_row(b, a, how) for b, a, how in match_rows(rows_b, rows_a)), key=sort_key)
+    default = tuple(Path(s).name if isinstance(s, (str, Path)) else n for s, n in ((before, "before"), (after, "after")))
+    nb, na = names or default
+    if nb == na:
+        nb, na = f"{nb} (before)", f"{na} (after)"
+    return AuditDiff(summary=summarize_diff(rows, before=nb, after=na, by=by), rows=rows)
+
+
+__all__ = ["AuditDiff", "RowDiff", "ClaimDiff", "Side", "DiffSummary", "Group", "RowChange", "ClaimChange",
+           "ROW_WORDS", "CLAIM_WORDS", "diff_reports", "diff_row", "match_rows", "read_run", "summarize_diff"]
