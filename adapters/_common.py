@@ -6,15 +6,16 @@ Nothing here imports a framework: each adapter module does that itself, lazily.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import inspect
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.errors import InvalidInput, JudgeError
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.types import ClaimVerdict, Label, Report
 from rt4chart_plugins.judges.chat import extract_json_text, json_instruction, prompt_messages
@@ -112,15 +113,95 @@ def refuse_unknown(options: dict[str, Any], init: Callable[..., Any], what: str,
         raise InvalidInput(f"{what} takes no option {', '.join(hints)}; it takes {', '.join(known)}")
 
 
-async def averify_safely(verifier: Detector, context: str | list[str], answer: str, question: str | None) -> Report:
-    """Verify one row; any failure (bad input, a judge that cannot be reached) becomes a ``failed``
-    report carrying the error, so a framework run over many rows never dies on one of them."""
+class Fields(NamedTuple):
+    """What a framework calls the row's context and answer (``retrieved_contexts`` and
+    ``response`` in ragas, ``retrieval_context`` and ``actual_output`` in DeepEval, ...), so that a
+    row's reason names the field its user filled."""
+
+    context: str
+    answer: str
+
+
+def read_row(context: Any, answer: Any, question: Any, fields: Fields) -> tuple[str | list[str], str, str | None]:
+    """A framework row as the core takes it, or :class:`InvalidInput` saying why it cannot be
+    verified: the checks every adapter shares (docs/output.md, "In an evaluation framework").
+
+    A missing context is not an empty one, and an empty one is not evidence: verified against
+    nothing, every claim would be baseless (NIC) and the row would read as a hallucination. Both
+    are a row that cannot be verified, as are a context item that is not a string and a missing
+    answer. A question that is not a string is left out (it only helps the judge)."""
+    problems = [problem for problem in (_context_problem(context, fields.context), _answer_problem(answer, fields.answer))
+                if problem]
+    if problems:
+        raise InvalidInput("; ".join(problems))
+    return context if isinstance(context, str) else list(context), answer, question if isinstance(question, str) else None
+
+
+def _context_problem(context: Any, field: str) -> str | None:
+    if context is None:
+        return f"{field} is missing: there is no context to verify the answer against"
+    passages = [context] if isinstance(context, str) else context
+    if not isinstance(passages, (list, tuple)):
+        return f"{field} must be a list of strings, got {type(context).__name__}"
+    bad = [f"item {i} is {'None' if p is None else type(p).__name__}"
+           for i, p in enumerate(passages) if not isinstance(p, str)]
+    if bad:
+        return f"{field} must hold strings: {', '.join(bad[:3])}" + (f" (and {len(bad) - 3} more)" if len(bad) > 3 else "")
+    if not any(p.strip() for p in passages):
+        return f"{field} is empty: there is no context to verify the answer against"
+    return None
+
+
+def _answer_problem(answer: Any, field: str) -> str | None:
+    if answer is None:
+        return f"{field} is missing: there is no answer to verify"
+    if not isinstance(answer, str):
+        return f"{field} must be a string, got {type(answer).__name__}"
+    return None
+
+
+async def averify_row(verifier: Detector, context: Any, answer: Any, question: Any, fields: Fields,
+                      *, timeout: float | None = None) -> Report:
+    """Verify one framework row (:func:`read_row`'s checks, then the detector, within ``timeout``
+    seconds when one is set). Any failure (a row that cannot be verified, a judge that cannot be
+    reached, the timeout) becomes a ``failed`` report whose ``error`` is the reason, so a framework
+    run over many rows never dies on one of them; each adapter hands that reason to its
+    framework's own channel for a row without a score."""
     try:
-        return await verifier.averify(context=context, answer=answer, question=question)
+        context, answer, question = read_row(context, answer, question, fields)
+        run = verifier.averify(context=context, answer=answer, question=question)
+        return await (asyncio.wait_for(run, timeout) if timeout is not None else run)
+    except asyncio.TimeoutError:
+        return _failed(answer, question, TimeoutError(f"the row took longer than its timeout of {timeout:g} s"))
     except Exception as exc:  # noqa: BLE001 - a row's failure is its result
-        report = failed_report({"answer": answer if isinstance(answer, str) else ""}, exc)
-        report.question = question if isinstance(question, str) else None
-        return report
+        return _failed(answer, question, exc)
+
+
+def _failed(answer: Any, question: Any, exc: BaseException) -> Report:
+    report = failed_report({"answer": answer if isinstance(answer, str) else ""}, exc)
+    report.question = question if isinstance(question, str) else None
+    return report
+
+
+def row_error(report: Report) -> Exception:
+    """The exception a row's ``failed`` report stands for, for an adapter told to raise
+    (``on_error="raise"``): :class:`InvalidInput` for a row that cannot be verified,
+    ``TimeoutError`` for one past its timeout, :class:`JudgeError` otherwise; the report rides
+    along as ``.report``."""
+    error = report.error or "verification failed"
+    name, _, rest = error.partition(": ")
+    kinds = {"InvalidInput": InvalidInput, "TimeoutError": TimeoutError}
+    exc = kinds[name](rest) if name in kinds else JudgeError(error)  # the class says what the prefix said
+    exc.report = report  # type: ignore[attr-defined]
+    return exc
+
+
+def check_timeout(timeout: float | None) -> float | None:
+    """A row timeout as given to an adapter: None, or seconds above 0."""
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or
+                                not timeout > 0):
+        raise InvalidInput(f"timeout must be a number of seconds above 0, or None; got {timeout!r}")
+    return timeout
 
 
 # ---- structured output that framework LLMs are asked to fill: judges/schema.py ---------------
@@ -253,24 +334,16 @@ def reason_text(report: Report, *, max_claims: int = 20) -> str:
     return "\n".join(lines)
 
 
-def context_list(contexts: Any) -> list[str]:
-    """Contexts as the core takes them: a list of strings (None and empty items dropped)."""
-    if contexts is None:
-        return []
-    if isinstance(contexts, str):
-        return [contexts]
-    return [c for c in contexts if c is not None]  # other types reach the core, which names them
-
-
 __all__ = [
     "RESPONSE_MODELS",
     "as_json_text",
-    "averify_safely",
+    "Fields",
+    "averify_row",
     "build_verifier",
     "claim_line",
     "claim_table",
+    "check_timeout",
     "claims_payload",
-    "context_list",
     "extract_json_text",
     "judge_from",
     "refuse_unknown",
@@ -278,7 +351,9 @@ __all__ = [
     "message_text",
     "prompt_messages",
     "model_label",
+    "read_row",
     "reason_text",
+    "row_error",
     "missing_report",
     "report_from_payload",
     "report_payload",

@@ -38,10 +38,10 @@ from rt4chart_plugins.adapters._common import (
     JUDGE_NAMES,
     RESPONSE_MODELS,
     as_json_text,
-    averify_safely,
+    Fields,
+    averify_row,
     build_verifier,
     claim_table,
-    context_list,
     judge_from,
     prompt_messages,
     missing_report,
@@ -56,10 +56,14 @@ try:
     from deepeval.metrics.utils import construct_verbose_logs
     from deepeval.models import DeepEvalBaseLLM
     from deepeval.test_case import LLMTestCase, SingleTurnParams
+    from deepeval.test_case.llm_test_case import RetrievedContextData
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("deepeval", "deepeval") from exc
 
 __all__ = ["DeepEvalJudge", "RT4ChartMetric", "report_from_metric_data"]
+
+#: what deepeval calls a test case's context and answer, as a failed row's reason names them
+FIELDS = Fields(context="retrieval_context", answer="actual_output")
 
 
 # ---- a deepeval model as the judge -----------------------------------------------------------
@@ -192,6 +196,25 @@ def _resolve_judge(judge: Any) -> Any:
     return judge
 
 
+def _row_deadline() -> float | None:
+    """Seconds this metric gives a row inside ``deepeval.evaluate``: a little less than what
+    deepeval's per-task timeout (``DEEPEVAL_PER_TASK_TIMEOUT_SECONDS_OVERRIDE``, 180 s by default)
+    leaves it, so that a slow row fails as this metric's error and the run goes on. Cut by deepeval
+    itself, the row would stop the whole run under deepeval's default ``ErrorConfig``. None
+    outside ``evaluate`` (``measure`` called directly has no timeout), when deepeval's timeouts
+    are off, or when this deepeval does not say how much time is left."""
+    from deepeval.config.settings import get_settings
+
+    if get_settings().DEEPEVAL_DISABLE_TIMEOUTS:
+        return None
+    try:  # the budget deepeval's evaluate() set for this task: its own count, started before ours
+        from deepeval.models.retry_policy import _remaining_budget
+    except ImportError:  # pragma: no cover - depends on the deepeval release
+        return None
+    left = _remaining_budget()
+    return None if left is None else max(0.1, left - max(0.5, 0.02 * left))
+
+
 def report_from_metric_data(metric_data: Any) -> dict[str, Any] | None:
     """The claim-level report (label, score, state, claims with spans, evidence, reasons) from a
     deepeval ``MetricData`` of this metric, as found in ``evaluate(...).test_results[i].metrics_data``."""
@@ -273,23 +296,22 @@ class RT4ChartMetric(BaseMetric):
 
     # -- measure ------------------------------------------------------------------------------
 
-    def _read(self, test_case: LLMTestCase) -> tuple[list[str], str, str | None]:
-        for param in self._required_params:  # deepeval's own check, with its own error message
-            if getattr(test_case, param.value, None) is None:
-                from deepeval.errors import MissingTestCaseParamsError
-
-                raise MissingTestCaseParamsError(f"'{param.value}' cannot be None for the '{self.__name__}' metric")
-        question = test_case.input if isinstance(test_case.input, str) else None
-        return context_list(test_case.retrieval_context), test_case.actual_output, question
+    def _row(self, test_case: LLMTestCase) -> tuple[Any, Any, Any]:
+        """The test case's context, answer and question, as given. A missing or unusable field is
+        not raised as ``MissingTestCaseParamsError``: with deepeval's default ``ErrorConfig`` that
+        stops the whole run, where the row alone should fail (``metric.error``, with the reason)."""
+        context = test_case.retrieval_context
+        if isinstance(context, list):  # deepeval's RetrievedContextData: its text
+            context = [getattr(item, "context", item) if isinstance(item, RetrievedContextData) else item
+                       for item in context]
+        return context, test_case.actual_output, test_case.input
 
     def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
-        context, answer, question = self._read(test_case)
-        report = run_sync(averify_safely(self._verifier, context, answer, question))
+        report = run_sync(averify_row(self._verifier, *self._row(test_case), FIELDS, timeout=_row_deadline()))
         return self._apply(report)
 
     async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
-        context, answer, question = self._read(test_case)
-        report = await averify_safely(self._verifier, context, answer, question)
+        report = await averify_row(self._verifier, *self._row(test_case), FIELDS, timeout=_row_deadline())
         return self._apply(report)
 
     def _apply(self, report: Report) -> float | None:

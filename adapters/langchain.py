@@ -10,12 +10,15 @@
 Input: a mapping with ``context`` (a string, a list of strings or a list of ``Document``),
 ``question`` (optional) and ``answer`` (a string or a chat message); the key names are settable.
 Output: the typed :class:`rt4chart_plugins.Report` (label, score, claims with answer spans,
-evidence and reasons). ``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`` and callbacks /
-tracing all go through LangChain's own machinery (``_call_with_config``).
+evidence and reasons; an evidence sentence cited from a ``Document`` carries its ``metadata``).
+``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`` and callbacks / tracing all go through
+LangChain's own machinery (``_call_with_config``).
 
-A row that cannot be verified (bad input, unreachable judge) comes back as a ``failed`` report with
-``error`` set, so one bad row never breaks a batch; ``on_error="raise"`` raises instead. An input
-without the context or answer key is how the chain is wired, not a row's fault: it raises at once.
+A row that cannot be verified (no or empty context, no answer, a judge that fails, past its
+``timeout``) raises with the reason, as a failing Runnable does: ``batch(...,
+return_exceptions=True)`` keeps the other rows, each failure carrying its failed report as
+``.report``; ``on_error="report"`` returns the failed report instead. An input without the
+context or answer key is how the chain is wired: it raises at once, whatever ``on_error`` says.
 ``RT4ChartVerifier.reports_dataframe(reports)`` is the claim table of a batch's reports.
 
 For LangSmith / openevals, ``create_rt4chart_evaluator()`` returns an evaluator function
@@ -35,11 +38,13 @@ from rt4chart_plugins.judges import failures
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.detector import failed_report
 
 from rt4chart_plugins.adapters._common import (
+    Fields,
     as_json_text,
+    averify_row,
     build_verifier,
+    check_timeout,
     claim_table,
     judge_from,
     message_text,
@@ -47,6 +52,8 @@ from rt4chart_plugins.adapters._common import (
     prompt_messages,
     reason_text,
     report_payload,
+    row_error,
+    run_sync,
 )
 
 try:
@@ -63,7 +70,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-__all__ = ["LangChainJudge", "RT4ChartVerifier", "create_rt4chart_evaluator", "to_answer", "to_context"]
+__all__ = ["LangChainJudge", "RT4ChartVerifier", "cite_documents", "create_rt4chart_evaluator", "passage_metadata",
+           "to_answer", "to_context"]
 
 
 # ---- a LangChain model as the judge ------------------------------------------------------------
@@ -143,38 +151,53 @@ def _wrap(judge: Any, **kwargs: Any) -> LangChainJudge | None:
 # ---- input conversion --------------------------------------------------------------------------
 
 
-def to_context(value: Any) -> str | list[str]:
-    """A chain's context as the core takes it: a string, or one string per passage/``Document``."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return value
+def to_context(value: Any) -> Any:
+    """A chain's context as the core takes it: a string, or one string per passage or ``Document``
+    (its ``page_content``). What is no text (None, a number) is left as it is, for the row's
+    checks to name (:func:`rt4chart_plugins.adapters._common.read_row`)."""
     if isinstance(value, Document):
         return [value.page_content]
     if isinstance(value, (list, tuple)):
-        out = []
-        for item in value:
-            if isinstance(item, Document):
-                out.append(item.page_content)
-            elif isinstance(item, str):
-                out.append(item)
-            elif isinstance(item, Mapping) and isinstance(item.get("page_content"), str):
-                out.append(item["page_content"])
-            else:
-                raise InvalidInput(f"context items must be strings or Documents, got {type(item).__name__}")
-        return out
-    raise InvalidInput(
-        f"context must be a string, a list of strings or a list of Documents, got {type(value).__name__}"
-    )
+        return [_passage_text(item) for item in value]
+    return value
 
 
-def to_answer(value: Any) -> str:
-    """A chain's answer as text: a string, or the text of a chat message."""
-    if isinstance(value, str):
-        return value
+def _passage_text(item: Any) -> Any:
+    if isinstance(item, Document):
+        return item.page_content
+    if isinstance(item, Mapping) and isinstance(item.get("page_content"), str):
+        return item["page_content"]
+    return item
+
+
+def passage_metadata(value: Any) -> list[dict[str, Any] | None]:
+    """Each passage's metadata (a ``Document``'s, or a mapping's ``metadata``), in passage order."""
+    items = [value] if isinstance(value, Document) else value if isinstance(value, (list, tuple)) else []
+    out: list[dict[str, Any] | None] = []
+    for item in items:
+        metadata = item.metadata if isinstance(item, Document) else (
+            item.get("metadata") if isinstance(item, Mapping) else None)
+        # JSON-safe, as the report must always serialize: what JSON has no type for becomes its text
+        out.append(json.loads(json.dumps(metadata, default=str)) if isinstance(metadata, Mapping) and metadata
+                   else None)
+    return out
+
+
+def cite_documents(report: Report, metadata: list[dict[str, Any] | None]) -> Report:
+    """Each evidence sentence carries the metadata of the document it was cited from."""
+    for claim in report.claims:
+        for evidence in claim.evidence:
+            if 0 <= evidence.passage < len(metadata) and metadata[evidence.passage] is not None:
+                evidence.metadata = metadata[evidence.passage]
+    return report
+
+
+def to_answer(value: Any) -> Any:
+    """A chain's answer as text: a string, or the text of a chat message (anything else is left
+    for the row's checks to name)."""
     if isinstance(value, BaseMessage):
         return message_text(value.content)
-    raise InvalidInput(f"answer must be a string or a chat message, got {type(value).__name__}")
+    return value
 
 
 # ---- the Runnable ------------------------------------------------------------------------------
@@ -191,6 +214,13 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     LangChain chains spell it; both at once is refused). Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ``window_overlap``,
     ``global_verification``, ``sub_sentence_spans``).
+
+    A row that cannot be verified (no context, an empty one, a context item that is no text, no
+    answer, a judge that fails, a row past ``timeout`` seconds) raises, as any Runnable whose step
+    fails does: :class:`rt4chart_plugins.InvalidInput`, ``TimeoutError`` or
+    :class:`rt4chart_plugins.JudgeError`, with the reason and the failed report as ``.report``;
+    ``batch(..., return_exceptions=True)`` keeps the other rows. ``on_error="report"`` returns
+    that failed report instead (``state="failed"``: its score is no measurement).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -201,19 +231,21 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     context_key: str = "context"
     question_key: str = "question"
     answer_key: str = "answer"
-    on_error: Literal["report", "raise"] = "report"
+    on_error: Literal["raise", "report"] = "raise"
+    timeout: float | None = None
     options: dict[str, Any] = Field(default_factory=dict)
 
     _verifier: Detector = PrivateAttr()
 
     def __init__(self, judge: Any = None, *, llm: Any = None, judge_kwargs: dict[str, Any] | None = None,
                  concurrency: int = 4, context_key: str = "context", question_key: str = "question", answer_key: str = "answer",
-                 on_error: Literal["report", "raise"] = "report", options: dict[str, Any] | None = None,
-                 **pipeline_options: Any):
+                 on_error: Literal["raise", "report"] = "raise", timeout: float | None = None,
+                 options: dict[str, Any] | None = None, **pipeline_options: Any):
         opts = {**(options or {}), **pipeline_options}
         judge = judge_from(judge, llm=llm)
         super().__init__(judge=judge, judge_kwargs=judge_kwargs, concurrency=concurrency, context_key=context_key,
-                         question_key=question_key, answer_key=answer_key, on_error=on_error, options=opts)
+                         question_key=question_key, answer_key=answer_key, on_error=on_error,
+                         timeout=check_timeout(timeout), options=opts)
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **opts)
 
     @property
@@ -267,40 +299,26 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
             raise InvalidInput(f"{type(self).__name__}: the input has no {' or '.join(map(repr, missing))} key "
                                f"(it has {has}){hint}")
 
-    def _read(self, value: Any) -> tuple[str | list[str], str, str | None]:
+    async def _arow(self, value: Any) -> Report:
+        """One input mapping verified as the contract says (:func:`averify_row`), its evidence
+        carrying the cited documents' metadata; a failed row raises unless ``on_error="report"``."""
+        self._check_shape(value)
         question = value.get(self.question_key)
         if isinstance(question, BaseMessage):
             question = message_text(question.content)
-        if question is not None and not isinstance(question, str):
-            raise InvalidInput(f"question must be a string, got {type(question).__name__}")
-        return to_context(value[self.context_key]), to_answer(value[self.answer_key]), question
-
-    def _failed(self, value: Any, exc: Exception) -> Report:
-        if self.on_error == "raise":
-            raise exc
-        answer = value.get(self.answer_key) if isinstance(value, Mapping) else None
-        try:
-            answer = to_answer(answer)
-        except InvalidInput:
-            answer = ""
-        return failed_report({"answer": answer}, exc)
+        context = value[self.context_key]
+        report = await averify_row(self._verifier, to_context(context), to_answer(value[self.answer_key]), question,
+                                   Fields(context=self.context_key, answer=self.answer_key), timeout=self.timeout)
+        if report.state == "failed" and self.on_error == "raise":
+            raise row_error(report)
+        return cite_documents(report, passage_metadata(context))
 
     def _verify(self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> Report:
-        self._check_shape(value)
-        try:
-            context, answer, question = self._read(value)
-            return self._verifier.verify(context=context, answer=answer, question=question)
-        except Exception as exc:  # noqa: BLE001 - see on_error
-            return self._failed(value, exc)
+        return run_sync(self._arow(value))
 
     async def _averify(self, value: Any, run_manager: AsyncCallbackManagerForChainRun,
                        config: RunnableConfig) -> Report:
-        self._check_shape(value)
-        try:
-            context, answer, question = self._read(value)
-            return await self._verifier.averify(context=context, answer=answer, question=question)
-        except Exception as exc:  # noqa: BLE001 - see on_error
-            return self._failed(value, exc)
+        return await self._arow(value)
 
     @staticmethod
     def reports_dataframe(reports: Any) -> Any:
@@ -339,6 +357,7 @@ def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = 
     """
     verifier = build_verifier(judge_from(judge, llm=llm), _wrap, judge_kwargs=judge_kwargs,
                               concurrency=concurrency, **options)
+    fields = Fields(context=context_key, answer=answer_key)
 
     def pick(name: str, *sources: Any) -> Any:
         for source in sources:
@@ -356,11 +375,9 @@ def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = 
             raise InvalidInput(f"{key}: no {' or '.join(map(repr, missing))} in outputs, inputs or reference_outputs "
                                f"(set context_key= / answer_key= to the names your data uses)")
         question = pick(question_key, inputs, outputs, reference_outputs)
-        try:
-            report = verifier.verify(context=to_context(context), answer=to_answer(answer),
-                                     question=None if question is _MISSING else question)
-        except Exception as exc:  # noqa: BLE001 - a row's failure is its result
-            report = failed_report({"answer": answer if isinstance(answer, str) else ""}, exc)
+        report = run_sync(averify_row(verifier, to_context(context), to_answer(answer),
+                                      None if question is _MISSING else question, fields))
+        report = cite_documents(report, passage_metadata(context))
         scored = report.state != "failed"
         return {"key": key, "score": report.score if scored else None, "comment": reason_text(report),
                 "metadata": report_payload(report)}

@@ -20,23 +20,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
-from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 from rt4chart_plugins.detector import Detector
 
 from rt4chart_plugins.adapters._common import (
+    Fields,
     as_json_text,
-    averify_safely,
+    averify_row,
     build_verifier,
+    check_timeout,
     claim_table,
-    context_list,
     prompt_messages,
     judge_from,
     message_text,
     missing_report,
     model_label,
     reason_text,
+    row_error,
 )
 
 try:
@@ -49,6 +51,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise MissingExtra("llama-index-core", "llama-index") from exc
 
 __all__ = ["LlamaIndexJudge", "RT4ChartEvaluationResult", "RT4ChartEvaluator"]
+
+#: what LlamaIndex's evaluators call the context and the answer, as a failed row's reason names them
+FIELDS = Fields(context="contexts", answer="response")
 
 
 class RT4ChartEvaluationResult(EvaluationResult):
@@ -132,14 +137,19 @@ class RT4ChartEvaluator(BaseEvaluator):
     own evaluators spell it; both at once is refused). Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ...).
     ``on_error``: ``"invalid"`` (default) returns ``invalid_result=True`` with the reason;
-    ``"raise"`` raises.
+    ``"raise"`` raises. ``timeout``: seconds a row may take (LlamaIndex has no timeout of its
+    own), past which it is an invalid result too; None (default) waits.
     """
 
     def __init__(self, judge: Any = None, *, llm: Any = None, judge_kwargs: dict[str, Any] | None = None,
-                 concurrency: int = 4, on_error: Literal["invalid", "raise"] = "invalid", **options: Any):
+                 concurrency: int = 4, on_error: Literal["invalid", "raise"] = "invalid",
+                 timeout: float | None = None, **options: Any):
         judge = judge_from(judge, llm=llm)
         self.judge = judge
+        if on_error not in ("invalid", "raise"):
+            raise InvalidInput(f"on_error must be 'invalid' or 'raise', got {on_error!r}")
         self.on_error = on_error
+        self.timeout = check_timeout(timeout)
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
 
     @property
@@ -164,22 +174,23 @@ class RT4ChartEvaluator(BaseEvaluator):
         sleep_time_in_seconds: int = 0,
         **kwargs: Any,
     ) -> RT4ChartEvaluationResult:
-        ctx = context_list(contexts)
-        base = {"query": query, "response": response, "contexts": ctx}
-        if response is None:
-            return self._invalid(base, "response is required (the answer to verify)")
-        if contexts is None:
-            # no context given is not an empty context: scoring it would call every claim baseless
-            return self._invalid(base, "contexts is required (the retrieved passages the response was written "
-                                       "from); pass contexts=[...], or use evaluate_response(response=...) so that "
-                                       "its source_nodes are read")
         if sleep_time_in_seconds:
             import asyncio
 
             await asyncio.sleep(sleep_time_in_seconds)
-        report = await averify_safely(self._verifier, ctx, response, query)
+        report = await averify_row(self._verifier, contexts, response, query, FIELDS, timeout=self.timeout)
+        base = {"query": query if isinstance(query, str) else None,
+                "response": response if isinstance(response, str) else None,
+                "contexts": list(contexts) if isinstance(contexts, (list, tuple)) and all(
+                    isinstance(c, str) for c in contexts) else None}
         if report.state == "failed":
-            return self._invalid(base, report.error or "verification failed", report)
+            reason = report.error or "verification failed"
+            if contexts is None:
+                # no context given is not an empty context, which would make every claim baseless
+                reason += ("; pass contexts=[...], or use evaluate_response(response=...) so that its source_nodes "
+                           "are read")
+                report.error = reason
+            return self._invalid(base, reason, report)
         return RT4ChartEvaluationResult(
             **base,
             passing=not report.hallucinated,
@@ -228,9 +239,9 @@ class RT4ChartEvaluator(BaseEvaluator):
             items = [(str(i), r) for i, r in enumerate(results)]
         return [(rid, _report_of(r)) for rid, r in items]
 
-    def _invalid(self, base: dict, reason: str, report: Report | None = None) -> RT4ChartEvaluationResult:
+    def _invalid(self, base: dict, reason: str, report: Report) -> RT4ChartEvaluationResult:
         if self.on_error == "raise":
-            raise (JudgeError(reason) if report is not None else InvalidInput(reason))
+            raise row_error(report)
         return RT4ChartEvaluationResult(
             **base, invalid_result=True, invalid_reason=reason, feedback=f"verification failed: {reason}",
             state="failed", report=report,

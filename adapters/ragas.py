@@ -34,6 +34,8 @@ claims could be judged, the score uses those and the trace lists the others as u
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,16 +43,17 @@ from typing import Any
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
 from rt4chart_plugins.types import Report
-from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.detector import Detector, failed_report
 
 from rt4chart_plugins.adapters._common import (
     RESPONSE_MODELS,
     as_json_text,
-    averify_safely,
+    Fields,
+    averify_row,
     build_verifier,
+    check_timeout,
     claim_table,
     missing_report,
-    context_list,
     judge_from,
     prompt_messages,
     model_label,
@@ -75,6 +78,8 @@ __all__ = ["TRACE_NAME", "RT4ChartFaithfulness", "RT4ChartFaithfulnessV2", "Raga
 
 #: name of the child run that carries the claim-level report in ragas traces
 TRACE_NAME = "rt4chart_report"
+#: what ragas calls a row's context and answer, as a failed row's reason names them
+FIELDS = Fields(context="retrieved_contexts", answer="response")
 
 logger = logging.getLogger(__name__)
 
@@ -154,8 +159,28 @@ def _wrap(judge: Any, **kwargs: Any) -> RagasJudge | None:
     return RagasJudge(judge, **kwargs) if isinstance(judge, (InstructorBaseRagasLLM, BaseRagasLLM)) else None
 
 
-def _key(question: Any, answer: Any, contexts: Any) -> tuple:
-    return (question, answer, tuple(contexts or ()))
+def _key(question: Any, answer: Any, contexts: Any) -> str:
+    """A sample's identity among the reports, whatever its fields hold."""
+    return json.dumps([question, answer, contexts], default=repr)
+
+
+def _evaluate_llm() -> Any:
+    """The ``llm=`` given to the ``ragas.evaluate()`` (or ``aevaluate()``) that is starting, or None.
+
+    ragas hands that LLM only to ``MetricWithLLM`` metrics, which this metric cannot be (with no
+    LLM given, ``evaluate()`` would then build an OpenAI client for it); ragas calls ``init()``
+    from inside ``aevaluate``, so it is read from that frame. When ragas had to make its own
+    default LLM there for another metric (``client`` is then set), nothing was given."""
+    frame = inspect.currentframe()
+    try:
+        caller = frame.f_back if frame is not None else None
+        while caller is not None:
+            if caller.f_code.co_name == "aevaluate" and caller.f_globals.get("__name__") == "ragas.evaluation":
+                return None if "client" in caller.f_locals else caller.f_locals.get("llm")
+            caller = caller.f_back
+        return None
+    finally:
+        del frame
 
 
 # ---- ragas.evaluate(): a legacy SingleTurnMetric ------------------------------------------------
@@ -190,9 +215,13 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         super().__post_init__()
         self._verifier = build_verifier(judge_from(self.judge, llm=self.llm), _wrap, judge_kwargs=self.judge_kwargs,
                                         concurrency=self.concurrency, **self.options)
-        self._reports: dict[tuple, Report] = {}
-        #: the rows of the current ``evaluate()`` that scored NaN because no claim could be judged
+        self._reports: dict[str, Report] = {}
+        #: the rows of the current ``evaluate()`` that scored NaN: no claim could be judged, the
+        #: row could not be verified, or ragas cut it at ``RunConfig.timeout``
         self.failed_rows: list[dict[str, Any]] = []
+        self._run_verifier: Detector | None = None  # the judge of evaluate(llm=...), for that run
+        self._run_timeout: float | None = None
+        self._said_llm_unused = False
 
     @property
     def verifier(self) -> Detector:
@@ -200,39 +229,70 @@ class RT4ChartFaithfulness(SingleTurnMetric):
 
     def init(self, run_config: RunConfig) -> None:
         """A new ``evaluate()`` starts (ragas calls this once per run): its failed rows are counted
-        afresh. The judge itself is built lazily and shared across runs."""
+        afresh, its ``RunConfig.timeout`` is what a row cut short is told, and an ``llm=`` given
+        to it becomes this run's judge when the metric was built without one, as it does for
+        ragas' own metrics."""
         self.failed_rows = []
+        self._run_timeout = run_config.timeout
+        self._run_verifier = None
+        llm = _evaluate_llm()
+        if llm is None:
+            return
+        if self.judge is None and self.llm is None and self.options.get("method", "rt4chart") == "rt4chart":
+            self._run_verifier = build_verifier(llm, _wrap, judge_kwargs=self.judge_kwargs,
+                                                concurrency=self.concurrency, **self.options)
+        elif not self._said_llm_unused:
+            self._said_llm_unused = True
+            logger.warning("%s does not use the llm given to evaluate(): it was built with its own judge (%s), as "
+                           "a ragas metric built with its own llm keeps it", self.name, self._judge_label())
+
+    @property
+    def _active(self) -> Detector:
+        return self._run_verifier or self._verifier
 
     async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:
         question = sample.user_input if isinstance(sample.user_input, str) else None
-        contexts = context_list(sample.retrieved_contexts)
-        answer = sample.response
+        contexts, answer = sample.retrieved_contexts, sample.response
+        key = _key(question, answer, contexts)
         rm, _group = new_group(
             TRACE_NAME,
             inputs={"data": {"user_input": question, "response": answer, "retrieved_contexts": contexts}},
             callbacks=callbacks,
             metadata={"type": ChainType.RAGAS_PROMPT},
         )
-        report = await averify_safely(self._verifier, contexts, answer if isinstance(answer, str) else "", question)
-        if not isinstance(answer, str):
-            report.error = report.error or "response is missing: add `response` to the sample"
-        self._reports[_key(question, answer, sample.retrieved_contexts)] = report
+        try:
+            report = await averify_row(self._active, contexts, answer, question, FIELDS)
+        except asyncio.CancelledError:
+            # ragas cancels a row at RunConfig.timeout and scores it NaN: counted as failed, with why
+            limit = f"RunConfig(timeout={self._run_timeout:g})" if self._run_timeout else "its timeout"
+            report = failed_report({"answer": answer if isinstance(answer, str) else ""},
+                                   TimeoutError(f"ragas cut the row at {limit} s"))
+            self._reports[key] = report
+            self._fail(question, report)
+            rm.on_chain_end({"output": report_payload(report)})
+            raise
+        self._reports[key] = report
         _record_tokens(rm, report, self._judge_label())
         rm.on_chain_end({"output": report_payload(report)})
-        if report.state == "failed" or not isinstance(answer, str):
+        if report.state == "failed":
             # ragas' convention for a row that cannot be scored: raise; evaluate() logs it and
-            # scores the row NaN (or re-raises with raise_exceptions=True). The running count
-            # tells the user, when the run ends, how many NaNs are the judge's failures.
-            self.failed_rows.append({"user_input": question, "error": report.error})
-            logger.warning("%s: %d row(s) of this evaluate() scored NaN because the judge failed "
-                           "(metric.failed_rows lists them); latest: %s", self.name, len(self.failed_rows),
-                           report.error)
+            # scores the row NaN (or re-raises with raise_exceptions=True)
+            self._fail(question, report)
             raise JudgeError(f"{self.name}: {report.error or 'verification failed'}")
         return float(report.score)
+
+    def _fail(self, question: str | None, report: Report) -> None:
+        """Count a row that will score NaN; the running count tells the user, when the run ends,
+        how many NaNs are rows this metric could not score, and why."""
+        self.failed_rows.append({"user_input": question, "error": report.error})
+        logger.warning("%s: %d row(s) of this evaluate() scored NaN (metric.failed_rows lists them); latest: %s",
+                       self.name, len(self.failed_rows), report.error)
 
     def _judge_label(self) -> str:
         """One model name for every row's tokens (ragas adds TokenUsage only within one model): the
         judge's name once loaded (a judge may name its artifact only then)."""
+        if self._run_verifier is not None:
+            return self._run_verifier.name
         if getattr(self, "_token_model", None) is None:
             try:
                 self._verifier.prepare()
@@ -246,7 +306,8 @@ class RT4ChartFaithfulness(SingleTurnMetric):
     def report_for(self, sample: SingleTurnSample | dict) -> Report | None:
         """The report of a sample this metric has scored (None if it has not)."""
         data = sample if isinstance(sample, dict) else sample.model_dump()
-        return self._reports.get(_key(data.get("user_input"), data.get("response"), data.get("retrieved_contexts")))
+        question = data.get("user_input") if isinstance(data.get("user_input"), str) else None
+        return self._reports.get(_key(question, data.get("response"), data.get("retrieved_contexts")))
 
     def reports_for(self, result: Any) -> list[Report | None]:
         """The typed report of every row of a ``ragas.evaluate()`` result, in row order."""
@@ -256,6 +317,15 @@ class RT4ChartFaithfulness(SingleTurnMetric):
     def reports(self) -> list[Report]:
         """Every report this metric has produced, in completion order."""
         return list(self._reports.values())
+
+    def to_pandas(self, result: Any) -> Any:
+        """ragas' own table of a ``ragas.evaluate()`` result (``result.to_pandas()``), with this
+        metric's reason for each row beside its score in a ``<name>_reason`` column: the failing
+        claims with their evidence, or why a NaN row could not be scored. ragas' table has one
+        column per metric and no place for a reason of its own."""
+        table = result.to_pandas()
+        table[f"{self.name}_reason"] = [reason_text(r) if r is not None else None for r in self.reports_for(result)]
+        return table
 
     def reports_dataframe(self, result: Any) -> Any:
         """The claim table of a ``ragas.evaluate()`` result: one pandas row per claim (label, answer
@@ -301,10 +371,12 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
     """
 
     def __init__(self, judge: Any = None, *, llm: Any = None, name: str = "rt4chart_faithfulness",
-                 judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4, **options: Any):
+                 judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4, timeout: float | None = None,
+                 **options: Any):
         # not stored as `llm`: the collections base would then demand an InstructorLLM
         judge = judge_from(judge, llm=llm)
         self.judge = judge
+        self.timeout = check_timeout(timeout)  # seconds a row may take: ascore has no timeout of its own
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
         super().__init__(name=name, allowed_values=(0.0, 1.0))
 
@@ -314,13 +386,13 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
 
     async def ascore(self, user_input: str | None = None, response: str | None = None,
                      retrieved_contexts: list[str] | None = None, **_: Any) -> MetricResult:
-        contexts = context_list(retrieved_contexts)
-        report = await averify_safely(self._verifier, contexts, response, user_input)  # type: ignore[arg-type]
+        report = await averify_row(self._verifier, retrieved_contexts, response, user_input, FIELDS,
+                                   timeout=self.timeout)
         value = float("nan") if report.state == "failed" else float(report.score)
         result = MetricResult(
             value=value,
             reason=reason_text(report),
-            traces={"input": {"user_input": user_input, "response": response, "retrieved_contexts": contexts},
+            traces={"input": {"user_input": user_input, "response": response, "retrieved_contexts": retrieved_contexts},
                     "output": report_payload(report)},
         )
         result.report = report  # type: ignore[attr-defined]

@@ -65,9 +65,12 @@ if __name__ == "__main__":
         evidence = "; ".join(f"[{e.sentence_id}] {e.text}" for e in claim.evidence) or "no evidence"
         print(f"  {claim.label} {span} {claim.text!r}\n      <- {evidence}\n      {claim.reason}")
 
-    # batch / abatch / stream work as for any Runnable; one bad row gives a `failed` report, not an exception
+    # batch / abatch / stream work as for any Runnable; a row that cannot be verified raises, with its
+    # reason and failed report: return_exceptions=True keeps the other rows
     reports = verifier.batch([
         {"context": DOCS, "question": "How long is the trial?", "answer": "The free trial lasts 14 days."},
         {"context": DOCS, "question": "How long is the trial?", "answer": "The free trial lasts 30 days."},
-    ])
-    print("batch:", [(r.label.value if r.label else None, round(r.score, 2)) for r in reports])
+        {"context": [], "question": "How long is the trial?", "answer": "The free trial lasts 30 days."},
+    ], return_exceptions=True)
+    print("batch:", [(r.label.value if r.label else None, round(r.score, 2)) if not isinstance(r, Exception)
+                     else f"{type(r).__name__}: {r}" for r in reports])

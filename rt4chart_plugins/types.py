@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -99,6 +99,9 @@ class Evidence(BaseModel):
     end: int
     text: str
     field: str | None = None
+    #: the cited passage's metadata where the caller's input carried some (a LangChain
+    #: ``Document``'s ``metadata``: its ``source``, page, ...), so a citation leads back to the document
+    metadata: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, sentence: Sentence) -> Evidence:

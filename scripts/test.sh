@@ -2,7 +2,8 @@
 # The test suite, against real components (what CI runs).
 #   bash scripts/test.sh          everything: installs the package with every extra, builds
 #                                 llama-cpp-python, pulls the models, runs the product's tests
-#                                 (unit and integration), then the lab's tests
+#                                 (unit and integration), the lab's tests, then the release check
+#                                 (scripts/release_check.sh: the built wheel with each extra alone)
 #   bash scripts/test.sh --fast   the product's unit tests only: no native build, no model download,
 #                                 no browser
 # Any further arguments go to pytest.
@@ -32,4 +33,5 @@ ISOLATED=(tests/integration/test_cascade.py tests/integration/test_docs_model.py
 .venv/bin/python -m pytest -q tests "${ISOLATED[@]/#/--ignore=}" "$@" || status=$?
 .venv/bin/python -m pytest -q "${ISOLATED[@]}" "$@" || status=$?
 (cd lab && ../.venv/bin/python -m pytest -q tests "$@") || status=$?
+bash scripts/release_check.sh || status=$?
 exit $status

@@ -61,16 +61,17 @@ class OpenAIJudge(ChatJudge):
     def _client(self) -> Any:
         # An AsyncOpenAI client binds to the loop it was first used on; frameworks such as
         # llama-index run us on fresh loops, so keep one client per loop.
-        import httpx
         import openai
 
         loop = asyncio.get_running_loop()
         if loop not in self._clients:
-            # a plain httpx client: openai's own closes itself from __del__ by scheduling a task
-            # on whatever loop runs then, which fails ("Event loop is closed") once its loop is gone
+            # openai's DefaultAsyncHttpxClient passed in: the client openai makes itself closes
+            # itself from __del__ by scheduling a task on whatever loop runs then, which fails
+            # ("Event loop is closed") once its loop is gone. openai builds it on whichever HTTP
+            # library that release depends on (httpx until 2.x, httpx2 from 3.0).
             self._clients[loop] = openai.AsyncOpenAI(
                 base_url=self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=0,
-                http_client=httpx.AsyncClient(timeout=self.timeout, follow_redirects=True),
+                http_client=openai.DefaultAsyncHttpxClient(timeout=self.timeout),
             )
         return self._clients[loop]
 

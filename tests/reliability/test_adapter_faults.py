@@ -49,7 +49,8 @@ def langchain(kwargs):
     pytest.importorskip("langchain_core")
     from rt4chart_plugins.adapters.langchain import RT4ChartVerifier
 
-    verifier = RT4ChartVerifier(judge="openai", judge_kwargs=kwargs, decomposition="sentence")
+    # the matrix reads every row's report: by default a failed row raises, its report as .report
+    verifier = RT4ChartVerifier(judge="openai", judge_kwargs=kwargs, decomposition="sentence", on_error="report")
     return verifier.invoke({"context": CONTEXT, "question": QUESTION, "answer": ANSWER})
 
 

@@ -6,7 +6,9 @@ what is under test); the real-model tests are in tests/integration/adapters."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 
 import pytest
 
@@ -81,17 +83,12 @@ def test_every_client_sends_the_same_prompt_request():
     assert user == "USER"
 
 
-def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected():
-    """A server that answers a json_schema request with an error naming response_format is asked
-    for JSON in the prompt, by this judge and by every later judge of the same endpoint and model
-    (frameworks re-create their metrics per row), so it is rejected once per process."""
-    pytest.importorskip("openai")
+@contextlib.contextmanager
+def chat_server(seen: list[dict]):
+    """A chat-completions endpoint on loopback that rejects ``json_schema`` response formats (as
+    llama.cpp's server does, with a 500) and answers every other request with two verdicts."""
     import http.server
     import threading
-
-    from rt4chart_plugins.judges.openai_compat import OpenAIJudge
-
-    seen: list[dict] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 - http.server's name
@@ -118,17 +115,44 @@ def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected(
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+
+
+def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected():
+    """A server that answers a json_schema request with an error naming response_format is asked
+    for JSON in the prompt, by this judge and by every later judge of the same endpoint and model
+    (frameworks re-create their metrics per row), so it is rejected once per process."""
+    pytest.importorskip("openai")
+    from rt4chart_plugins.judges.openai_compat import OpenAIJudge
+
+    seen: list[dict] = []
+    with chat_server(seen) as url:
         for _ in range(2):
             judge = OpenAIJudge("m", base_url=url, cache=False, max_retries=0)
             report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
             assert [c.label.value for c in report.claims] == ["CON", "ENT"] and report.cost.prompt_tokens == 7
             assert judge._schema_mode == "prompt" and judge.fallback_reason
-    finally:
-        server.shutdown()
     assert ["response_format" in body for body in seen] == [True, False, False]
     # the JSON-in-the-prompt request: the schema in the system prompt, nothing else asked of the server
     assert json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in seen[1]["messages"][0]["content"]
+
+
+def test_the_openai_judge_needs_no_http_library_of_its_own(monkeypatch):
+    """openai 3 is built on httpx2, not httpx: the judge gets its HTTP client from openai
+    (``openai.DefaultAsyncHttpxClient``), so it works with whichever library openai brought.
+    Here ``import httpx`` fails, as it does in a fresh venv with openai 3; the openai already
+    imported keeps the library it was built on."""
+    pytest.importorskip("openai")
+    from rt4chart_plugins.judges.openai_compat import OpenAIJudge
+
+    monkeypatch.setitem(sys.modules, "httpx", None)  # `import httpx` now raises ImportError
+    with chat_server([]) as url:
+        judge = OpenAIJudge("m", base_url=url, cache=False, max_retries=0)
+        report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+    assert report.state == "verified", (report.error, [c.error for c in report.claims])
+    assert [c.label.value for c in report.claims] == ["CON", "ENT"]
 
 
 def test_a_reply_of_labelled_lines_instead_of_json_is_read():

@@ -71,7 +71,7 @@ def test_reason_names_failing_claims_with_spans_and_evidence():
     assert SENTENCES[1] not in text  # entailed claims are counted, not listed
     payload = claims_payload(report)
     assert payload[0]["evidence"][0] == {"sentence_id": 1, "passage": 1, "start": 0, "end": len(CONTEXT[1]),
-                                         "text": CONTEXT[1], "field": None}
+                                         "text": CONTEXT[1], "field": None, "metadata": None}
     failed = Verifier(ScriptedJudge(fail=True), decomposition="sentence").verify(CONTEXT, ANSWER)
     assert reason_text(failed).startswith("verification failed: ")
 

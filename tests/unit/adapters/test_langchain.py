@@ -25,7 +25,7 @@ from langchain_core.messages import AIMessage  # noqa: E402
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough  # noqa: E402
 from rt4chart_plugins.adapters.langchain import LangChainJudge, RT4ChartVerifier  # noqa: E402
 
-from rt4chart_plugins import InvalidInput, Report  # noqa: E402
+from rt4chart_plugins import InvalidInput, JudgeError, Report  # noqa: E402
 
 ROW = {"context": CONTEXT, "question": QUESTION, "answer": ANSWER}
 
@@ -94,15 +94,19 @@ async def test_ainvoke_abatch_and_astream(scripted):
 
 
 def test_batch_keeps_going_past_a_bad_row(scripted):
+    """LangChain's own channel for a failed step: the row's exception, with the reason and the
+    failed report, in place of its output; the other rows are scored."""
     verifier = RT4ChartVerifier(scripted, decomposition="sentence")
-    reports = verifier.batch([ROW, {"context": 42, "answer": ANSWER}])
+    out = verifier.batch([ROW, {"context": 42, "answer": ANSWER}], return_exceptions=True)
+    assert isinstance(out[0], Report) and out[0].label.value == "CON"
+    assert isinstance(out[1], InvalidInput) and "context must be a list of strings, got int" in str(out[1])
+    assert out[1].report.state == "failed"
+    with pytest.raises(InvalidInput, match="context"):
+        verifier.invoke({"context": 42, "answer": ANSWER})
+    reporting = RT4ChartVerifier(scripted, decomposition="sentence", on_error="report")
+    reports = reporting.batch([ROW, {"context": 42, "answer": ANSWER}])
     assert reports[0].label.value == "CON"
     assert reports[1].state == "failed" and "context" in reports[1].error
-    raising = RT4ChartVerifier(scripted, decomposition="sentence", on_error="raise")
-    with pytest.raises(ValueError, match="context"):
-        raising.invoke({"context": 42, "answer": ANSWER})
-    out = raising.batch([ROW, {"context": 42, "answer": ANSWER}], return_exceptions=True)
-    assert isinstance(out[0], Report) and isinstance(out[1], ValueError)
 
 
 def test_stream_and_callbacks_see_the_run(scripted):
@@ -114,9 +118,23 @@ def test_stream_and_callbacks_see_the_run(scripted):
     assert isinstance(recorder.ends[-1], Report) and recorder.ends[-1].label.value == "CON"
 
 
-def test_judge_failure_is_a_failed_report_not_an_exception():
-    report = RT4ChartVerifier(ScriptedJudge(fail=True), decomposition="sentence").invoke(ROW)
+def test_judge_failure_raises_with_the_failed_report_or_returns_it():
+    with pytest.raises(JudgeError, match="scripted judge failure") as raised:
+        RT4ChartVerifier(ScriptedJudge(fail=True), decomposition="sentence").invoke(ROW)
+    assert raised.value.report.state == "failed"
+    report = RT4ChartVerifier(ScriptedJudge(fail=True), decomposition="sentence", on_error="report").invoke(ROW)
     assert report.state == "failed" and "scripted judge failure" in report.error
+
+
+def test_evidence_keeps_the_cited_documents_metadata(scripted):
+    documents = [Document(page_content=c, metadata={"source": f"policy-{i}.md", "page": i})
+                 for i, c in enumerate(CONTEXT)]
+    report = RT4ChartVerifier(scripted, decomposition="sentence").invoke({**ROW, "context": documents})
+    cited = report.claims[0].evidence[0]
+    assert cited.passage == 1 and cited.metadata == {"source": "policy-1.md", "page": 1}
+    assert json.loads(report.model_dump_json())["claims"][0]["evidence"][0]["metadata"]["source"] == "policy-1.md"
+    plain = RT4ChartVerifier(scripted, decomposition="sentence").invoke(ROW)  # strings: no metadata
+    assert plain.claims[0].evidence[0].metadata is None
 
 
 def test_unknown_judge_is_rejected_up_front():
@@ -218,7 +236,7 @@ def test_a_wrong_input_key_is_one_clear_error_not_a_failed_report_per_row(script
 
 def test_the_claim_table_of_a_batch(scripted):
     pytest.importorskip("pandas")
-    verifier = RT4ChartVerifier(scripted, decomposition="sentence")
+    verifier = RT4ChartVerifier(scripted, decomposition="sentence", on_error="report")
     reports = verifier.batch([ROW, {"context": 42, "answer": ANSWER}])
     table = RT4ChartVerifier.reports_dataframe(reports)
     assert list(table["row_id"]) == ["0", "0", "0", "1"]

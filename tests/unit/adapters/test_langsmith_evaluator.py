@@ -39,7 +39,7 @@ def test_context_from_the_outputs_answer_as_a_string_and_missing_keys():
 def test_a_row_that_cannot_be_verified_scores_none_with_the_reason():
     out = create_rt4chart_evaluator()(inputs={"context": [42]}, outputs={"answer": GOOD})
     assert out["score"] is None and out["comment"].startswith("verification failed")
-    assert "context items must be strings" in out["metadata"]["error"]
+    assert "context must hold strings: item 0 is int" in out["metadata"]["error"]
 
 
 def test_inside_langsmith_evaluate_offline(monkeypatch):

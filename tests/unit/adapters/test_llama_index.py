@@ -102,7 +102,7 @@ def test_failures_are_invalid_results_and_batch_runner_does_not_retry(scripted):
     assert time.perf_counter() - started < 3  # a raised exception would be retried with 4-10 s backoff
     good, missing = out["rt4chart"]
     assert good.label is Label.CON and not good.invalid_result
-    assert missing.invalid_result and "response is required" in missing.invalid_reason
+    assert missing.invalid_result and "response is missing" in missing.invalid_reason
     assert all(r.invalid_result for r in out["broken"])
 
     with pytest.raises(Exception, match="scripted judge failure"):

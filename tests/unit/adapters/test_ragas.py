@@ -144,7 +144,8 @@ def test_instructor_llm_as_judge():
     check_scripted_report(v2.score(user_input=QUESTION, response=ANSWER, retrieved_contexts=CONTEXT).report)
 
 
-def test_langchain_wrapped_llm_as_judge():
+def _scripted_langchain_llm():
+    """A ragas LLM over a LangChain chat model that answers from the scripted rules."""
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
@@ -154,11 +155,36 @@ def test_langchain_wrapped_llm_as_judge():
             prompt = "\n".join(str(m.content) for m in messages)
             return ChatResult(generations=[ChatGeneration(message=AIMessage(json.dumps(scripted_reply(prompt))))])
 
-    llm = LangchainLLMWrapper(ScriptedChat(messages=iter([])))
+    return LangchainLLMWrapper(ScriptedChat(messages=iter([])))
+
+
+def test_langchain_wrapped_llm_as_judge():
+    llm = _scripted_langchain_llm()
     metric = RT4ChartFaithfulness(judge=llm, options={"decomposition": "llm", "sub_sentence_spans": False})
     assert metric.verifier.judge.name.startswith("ragas:LangchainLLMWrapper")
     result = _evaluate(metric, [BAD])
     check_scripted_report(metric.reports_for(result)[0])
+
+
+def test_the_llm_given_to_evaluate_judges_a_metric_built_without_a_judge(caplog):
+    """As for ragas' own metrics: ``evaluate(llm=X)`` gives X to a metric that has no LLM of its
+    own, for that run; a metric built with its own judge keeps it, and says so once."""
+    options = {"decomposition": "llm", "sub_sentence_spans": False}
+    metric = RT4ChartFaithfulness(options=options)
+    result = _evaluate(metric, [BAD], llm=_scripted_langchain_llm())
+    report = metric.reports_for(result)[0]
+    assert report.judge.startswith("ragas:LangchainLLMWrapper")
+    check_scripted_report(report)
+    assert _evaluate(metric, [GOOD]).to_pandas()[NAME].tolist() == [1.0]  # no llm given: its own default again
+    assert metric.reports_for(_evaluate(metric, [GOOD]))[0].judge.startswith("trained-")
+
+    own = RT4ChartFaithfulness(judge="trained", options=options)
+    with caplog.at_level("WARNING", logger="rt4chart_plugins.adapters.ragas"):
+        for _ in range(2):
+            result = _evaluate(own, [GOOD], llm=_scripted_langchain_llm())
+            assert own.reports_for(result)[0].judge.startswith("trained-")
+    said = [r.message for r in caplog.records if "does not use the llm given to evaluate()" in r.message]
+    assert len(said) == 1 and "trained-" in said[0]
 
 
 # ---- the real embedded judge, through ragas.evaluate() -------------------------------------------

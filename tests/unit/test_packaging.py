@@ -1,0 +1,96 @@
+"""The wheel holds every module of the source tree and the data the package reads at run time, and
+the sdist builds that same wheel.
+
+Every test, script and doc used to install the checkout in editable mode, where the source tree is
+imported directly; a package missing from the wheel (``rules/contrast/`` once) then broke every
+non-editable install and nothing noticed. Here the wheel is built as ``pip install .`` builds it
+(PEP 517, setuptools, from a copy of the sources) and compared with the tree, file by file.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: what the product's distribution is built from: pyproject.toml's and setup.py's inputs
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "rt4chart_plugins", "adapters")
+#: data files the package opens at run time, as ``package_data`` ships them
+DATA = ("*.onnx", "*.json", "py.typed")
+
+
+def expected_files() -> set[str]:
+    """The wheel's files as the source tree says they must be: every module (``adapters/`` as
+    ``rt4chart_plugins/adapters/``) and every data file of the package."""
+    out = set()
+    for top, installed in (("rt4chart_plugins", "rt4chart_plugins"), ("adapters", "rt4chart_plugins/adapters")):
+        base = ROOT / top
+        for path in base.rglob("*"):
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            if path.suffix == ".py" or any(path.match(p) for p in DATA):
+                out.add(f"{installed}/{path.relative_to(base).as_posix()}")
+    return out
+
+
+def build(hook: str, source: Path, out: Path) -> Path:
+    """One PEP 517 hook of the project's backend (setuptools), run in ``source`` in a process of
+    its own, as pip and ``python -m build`` run it. Without build isolation: the test environment's
+    setuptools is the backend, so nothing is downloaded."""
+    out.mkdir(parents=True, exist_ok=True)
+    code = f"from setuptools import build_meta; print(build_meta.{hook}({str(out)!r}))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=source, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out / done.stdout.strip().splitlines()[-1]
+
+
+def wheel_files(wheel: Path) -> set[str]:
+    with zipfile.ZipFile(wheel) as zf:
+        return {n for n in zf.namelist() if ".dist-info/" not in n}
+
+
+@pytest.fixture(scope="module")
+def source_copy(tmp_path_factory) -> Path:
+    """The distribution's sources copied out of the checkout, so that a build leaves nothing in it
+    and no stray file of the checkout (a build/ folder, an egg-info) takes part."""
+    dest = tmp_path_factory.mktemp("source") / "rt4chart-plugins"
+    dest.mkdir()
+    for name in SOURCES:
+        src = ROOT / name
+        if not src.exists():
+            continue
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def wheel(source_copy, tmp_path_factory) -> Path:
+    return build("build_wheel", source_copy, tmp_path_factory.mktemp("wheel"))
+
+
+def test_the_wheel_holds_every_module_and_data_file_of_the_source_tree(wheel):
+    shipped = wheel_files(wheel)
+    expected = expected_files()
+    assert "rt4chart_plugins/rules/contrast/align.py" in expected  # the tree is read where it lies
+    assert sorted(expected - shipped) == []  # a module or data file the wheel forgot
+    assert sorted(shipped - expected) == []  # something shipped that is no part of the product
+    assert "rt4chart_plugins/judges/trained/artifact/model.onnx" in shipped
+
+
+def test_the_sdist_builds_the_same_wheel(source_copy, wheel, tmp_path):
+    sdist = build("build_sdist", source_copy, tmp_path / "sdist")
+    with tarfile.open(sdist) as tf:
+        tf.extractall(tmp_path / "unpacked", filter="data")
+    (unpacked,) = (tmp_path / "unpacked").iterdir()
+    again = build("build_wheel", unpacked, tmp_path / "wheel")
+    assert again.name == wheel.name
+    assert sorted(wheel_files(again) ^ wheel_files(wheel)) == []
