@@ -72,6 +72,7 @@ class Claim(BaseModel):
     id: int
     text: str
     sentence_id: int  # the answer sentence it came from; -1 when it maps to none (holistic)
+    sentence: str = ""  # that sentence's text, for a judge that reads a clause within its sentence
 
 
 class Judgement(BaseModel):

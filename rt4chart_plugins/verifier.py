@@ -194,6 +194,7 @@ class Verifier(Detector):
         if context_sentences:
             stage("applying the rules")
             await asyncio.to_thread(apply_rules, verdicts, context, context_sentences, question, notes,
+                                    answer_sentences=answer_sentences,
                                     facts=cfg.fact_check, records=cfg.record_checks, contrasts=cfg.contrast_check)
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started

@@ -4,7 +4,7 @@ The trained verifier labels every claim in milliseconds; the LLM takes seconds a
 meaning better. A claim whose P(ENT) lies within ``band`` of the verifier's threshold is
 uncertain; the most uncertain ones, at most ``budget`` of a request's claims (rounded up), are judged again by
 the LLM against the same window, and its verdict (label, evidence, phrase, reason) replaces the
-verifier's. Claims are the answer sentences, as the trained verifier has them; the LLM re-judges
+verifier's. Claims are the answer sentences (not the trained verifier's clauses); the LLM re-judges
 each sentence whole. Windows are fitted to the LLM's context budget, since any claim may reach it.
 
 By default (``flag_only``) the LLM may only overrule an ENT: it sees the claims the verifier
@@ -57,7 +57,9 @@ class CascadeJudge(Judge):
         return self.llm.count_tokens(text)
 
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
-        return await self.trained.decompose(sentences, holistic=holistic, cost=cost)
+        # whole sentences, not the trained verifier's clauses: the LLM reads a claim without its
+        # sentence, and a clause alone ("and includes phone support") lacks its subject
+        return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
 
     def uncertain(self, result: VerifyResult, n_claims: int) -> list[int]:
         """The claim ids to send to the LLM: P(ENT) within ``band`` of the threshold, nearest first,

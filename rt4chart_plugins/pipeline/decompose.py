@@ -90,4 +90,6 @@ async def decompose(
         elif not pairs:
             notes.append("holistic decomposition returned no claim; fell back to one claim per sentence")
             pairs = [(s.id, s.text) for s in checkable]
-    return [Claim(id=i, text=text, sentence_id=sid) for i, (sid, text) in enumerate(pairs)]
+    text_of = {s.id: s.text for s in sentences}
+    return [Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, ""))
+            for i, (sid, text) in enumerate(pairs)]

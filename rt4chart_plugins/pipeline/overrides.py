@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
-from rt4chart_plugins.rules.clauses import clause_spans, clause_with
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
 from rt4chart_plugins.rules.contrast import contrasts_of
 from rt4chart_plugins.rules.facts import KnownFacts
 from rt4chart_plugins.rules.records import records_of
@@ -20,14 +20,16 @@ from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence, Span
 
 
 def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
-                question: str | None, notes: list[str], *, facts: bool = True, records: bool = True,
-                contrasts: bool = True) -> None:
+                question: str | None, notes: list[str], *, answer_sentences: list[Sentence] = (),
+                facts: bool = True, records: bool = True, contrasts: bool = True) -> None:
     """A claim the judge found supported, but which states a number or a name that the context
     does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
     structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
     the record's, is contradicted; so is one that reuses a context sentence's words with another
     negation, quantifier, modality, direction, roles or amount. The deterministic checks overrule
-    the judge."""
+    the judge. A claim that is a clause of its answer sentence is contradicted when the sentence
+    is and the contrast's words are in that clause: a clause alone often shares too few words
+    with the context to be aligned."""
     if not (facts or records or contrasts):
         return
     text = context if isinstance(context, str) else "\n".join(context)
@@ -35,6 +37,7 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
     record = records_of([u.text for u in units]) if records else None
     contrast = contrasts_of([u.text for u in units]) if contrasts else None
     known: KnownFacts | None = None  # read when a claim first needs it
+    sentence_of = {s.id: s.text for s in answer_sentences}
     for v in verdicts:
         checkpoint()
         if v.label != Label.ENT:
@@ -49,6 +52,10 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
         if confirmed:  # "closed on Fridays": no field names Friday
             continue
         found = contrast.find(v.text) if contrast else None
+        sentence = sentence_of.get(v.sentence_id, v.text)
+        if contrast and not found and sentence != v.text:
+            found = contrast.find(sentence)
+            found = found if found and holds_words(v.text, found.at) else None
         if found:
             v.label = Label.CON
             v.evidence = [Evidence.of(units[found.unit])]

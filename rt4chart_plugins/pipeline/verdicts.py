@@ -17,7 +17,7 @@ def claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict
                    answer_sentences: list[Sentence], context: list[Sentence], corrections: list[Correction],
                    global_checked: bool) -> ClaimVerdict:
     sentence = next((s for s in answer_sentences if s.id == claim.sentence_id), None)
-    answer_span = Span(start=sentence.start, end=sentence.end, text=sentence.text) if sentence else None
+    answer_span = claim_span(claim, sentence)
     if judgement is None:
         return ClaimVerdict(id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=None, judged=False,
                             answer_span=answer_span, error=error or "not judged", local=local)
@@ -42,6 +42,17 @@ def claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict
         answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
         probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
     )
+
+
+def claim_span(claim: Claim, sentence: Sentence | None) -> Span | None:
+    """Where the claim stands in the answer: its own words, when it quotes a part of its sentence
+    (a clause the trained verifier judged), else the whole sentence it was decomposed from."""
+    if sentence is None:
+        return None
+    at = sentence.text.find(claim.text) if claim.text and claim.text != sentence.text else -1
+    if at < 0:
+        return Span(start=sentence.start, end=sentence.end, text=sentence.text)
+    return Span(start=sentence.start + at, end=sentence.start + at + len(claim.text), text=claim.text)
 
 
 def default_reason(j: Judgement) -> str:

@@ -47,10 +47,19 @@ def clause_with(claim: str, clauses: list[tuple[int, int]], words_said: str) -> 
     clause (then the other ways of finding the phrase apply)."""
     if len(clauses) < 2 or not words_said.strip():
         return None
-    pattern = r"\b" + r"\W+".join(map(re.escape, words_said.split())) + r"\b"
-    starts = [m.start() for m in re.finditer(pattern, claim, re.IGNORECASE)]
+    starts = [m.start() for m in re.finditer(_words_pattern(words_said), claim, re.IGNORECASE)]
     hits = {(a, b) for a, b in clauses for i in starts if a <= i < b}
     if len(hits) != 1:
         return None
     a, b = hits.pop()
     return claim[a:b]
+
+
+def holds_words(text: str, words_said: str) -> bool:
+    """Whether ``text`` writes ``words_said`` (a contrast's words), whatever the spacing and
+    punctuation between them."""
+    return bool(words_said.strip()) and re.search(_words_pattern(words_said), text, re.IGNORECASE) is not None
+
+
+def _words_pattern(words_said: str) -> str:
+    return r"\b" + r"\W+".join(map(re.escape, words_said.split())) + r"\b"

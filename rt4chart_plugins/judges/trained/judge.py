@@ -2,9 +2,9 @@
 
 Where the embedded LLM judge reads a window into a KV cache and answers one claim at a time in
 seconds, this judge scores every claim of a window in milliseconds, its pairs in parallel. It cannot
-write, so it does what needs no generation: claims are the answer sentences, evidence is the
-premise sentence(s) that best match the claim, and the unfaithful phrase is the stretch of the claim
-whose content words the premise lacks. How it was trained, and where it fails:
+write, so it does what needs no generation: claims are the clauses of the answer sentences (a
+clause judged within its sentence first), evidence is the premise sentence(s) that best match the
+claim, and the unfaithful phrase is the stretch of the claim whose content words the premise lacks. How it was trained, and where it fails:
 lab/docs/training.md.
 """
 
@@ -20,9 +20,9 @@ from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
-from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
+from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.rules.clauses import clause_spans, clause_with
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
 from rt4chart_plugins.rules.contrast import Contrast, contrasts_of
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import records_of
@@ -30,7 +30,7 @@ from rt4chart_plugins.judges.trained.decision import decide, feature_vector, leg
 from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
                                                      load_tokenizer, token_counter)
 from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
-from rt4chart_plugins.judges.trained.premise import Premises, coverage, needs_question
+from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage, needs_question
 
 @dataclass
 class _Loaded:
@@ -125,8 +125,13 @@ class TrainedJudge(Judge):
         return 10**9
 
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
-        """No generation here: each answer sentence is one claim."""
-        return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
+        """No generation here: each clause of an answer sentence is one claim, its words as the
+        answer writes them (so its span is where they stand), and a one-clause sentence is one
+        claim. ``holistic`` keeps whole sentences."""
+        if holistic:
+            return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
+        return DecomposeResult(claims=[(s.id, s.text[a:b] if len(spans) > 1 else s.text)
+                                       for s in sentences for spans in [clause_spans(s.text)] for a, b in spans])
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         return await asyncio.to_thread(self._verify_sync, request, cost)
@@ -141,69 +146,96 @@ class TrainedJudge(Judge):
         record = records_of(texts)
         contrasts = contrasts_of(texts)
         question = premise_question(request)
-        picked = [premises.pick(c.text, question) for c in request.claims]
-        logits = self._logits(loaded, [c.text for c in request.claims], [p.text for p in picked], cost)
+        # the clauses of one answer sentence are judged as the sentence they make up first: a
+        # clause alone ("and includes phone support") lacks its subject, and scoring clauses for
+        # the verdict ranked answers worse (lab/docs/training.md); then each clause of a flagged
+        # sentence is scored alone (_split)
+        groups = _by_sentence(request.claims)
+        units = [Claim(id=g[0].id, text=g[0].sentence if len(g) > 1 and g[0].sentence else " ".join(c.text for c in g),
+                       sentence_id=g[0].sentence_id) for g in groups]
+        picked = [premises.pick(u.text, question) for u in units]
+        logits = self._logits(loaded, [u.text for u in units], [p.text for p in picked], cost)
         out = VerifyResult()
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
-        shown: dict[str, Contrast] = {}  # claim id → the contrast that decided its label
-        for claim, lg, premise in zip(request.claims, logits, picked):
+        shown: dict[int, Contrast] = {}  # unit id → the contrast that decided its label
+        for claim, lg, premise in zip(units, logits, picked):
             checkpoint()
-            enc = _softmax(lg)
-            cover = coverage(claim.text, premise.text)
-            missing = unsupported_facts(claim.text, premise.text)
-            # the record says otherwise; or the claim is nothing but hours, or nothing but yes/no
-            # attributes, each as the record has it
-            flipped, confirmed = record.read(claim.text)
-            contrast = None if flipped or confirmed else contrasts.find(claim.text)
-            p_ent, p_con, p_nic = self._decide(manifest, lg, cover, bool((missing and not confirmed) or flipped))
-            if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
-                p_ent = min(p_ent, FIELD_CONFLICT_SUPPORT)
-                p_con, p_nic = 1 - p_ent, 0.0
-            elif contrast:  # the words are the context's, the meaning is not: a confident contradiction
-                p_ent = min(p_ent, CONTRAST_SUPPORT)
-                p_con, p_nic = 1 - p_ent, 0.0
-            elif confirmed and p_ent < RECORD_CONFIRMED_SUPPORT:  # on generated records: 1,327 faithful sentences, no other
-                rest = p_con + p_nic
-                p_ent = RECORD_CONFIRMED_SUPPORT
-                p_con, p_nic = ((1 - p_ent) * p_con / rest, (1 - p_ent) * p_nic / rest) if rest else (0.0, 1 - p_ent)
-            label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
-            scores = premise.scores
-            ranked = sorted(premise.chosen, key=lambda i: -scores[i])
-            if label == Label.ENT and confirmed:
-                evidence = [f.unit for f in confirmed]
-            elif label == Label.ENT:
-                # a claim whose words no context sentence holds ("Yes, it does.", "Sure!", or one that
-                # shares only the question's words) was judged on its premise: it cites the premise's
-                # lead, the sentence that matches it or its question best
-                evidence = premises.relevance.cover(claim.text, ranked) or (
-                    ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else [])
-            elif flipped:
-                evidence = list(dict.fromkeys(f.unit for f in flipped))
-            elif contrast:
-                evidence = [contrast.unit]
+            judgement, contrast, refuted = self._judge(claim, lg, premise, premises, record, contrasts, request)
+            if contrast:
                 shown[claim.id] = contrast
-            elif label == Label.CON:
-                evidence = ranked[:1]
+            if refuted:
                 cite.append(len(out.judgements))
-            else:
-                evidence = []
-            out.judgements.append(Judgement(
-                claim_id=claim.id, label=label,
-                evidence=[request.sentences[i].id for i in evidence],
-                reason=(f"P(ENT)={p_ent:.2f} (threshold {self.threshold:.2f}), P(CON)={p_con:.2f}, P(NIC)={p_nic:.2f}; "
-                        f"encoder ENT {enc[0]:.2f} CON {enc[1]:.2f} NIC {enc[2]:.2f}, "
-                        f"{cover:.0%} of its words in the premise"
-                        + (f", premise lacks {', '.join(missing)}" if missing else "")
-                        + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
-                        + (f"; {contrast}" if contrast else "")
-                        + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")),
-                probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
-            ))
+            out.judgements.append(judgement)
         if cite:
-            self._cite(loaded, request, [(out.judgements[k], request.claims[k], picked[k]) for k in cite], cost)
-        if request.want_phrase:
-            self._localize(loaded, request, premises, picked, question, out, cost, shown)
+            self._cite(loaded, request, [(out.judgements[k], units[k], picked[k]) for k in cite], cost)
+        single = [k for k, g in enumerate(groups) if len(g) == 1]
+        if request.want_phrase and single:
+            self._localize(loaded, request, premises, [picked[k] for k in single], question,
+                           [out.judgements[k] for k in single], [units[k] for k in single], cost, shown)
+        split = [k for k, g in enumerate(groups) if len(g) > 1]
+        if split:
+            parts = self._split(loaded, premises, question, [(groups[k], out.judgements[k], picked[k]) for k in split],
+                                shown, request.want_phrase, [s.id for s in request.sentences], cost)
+            by_unit = dict(zip(split, parts))
+            out.judgements = [j for k, unit in enumerate(out.judgements) for j in by_unit.get(k, [unit])]
         return out
+
+    def _judge(self, claim: Claim, lg: list[float], premise: Premise, premises: Premises, record: Any,
+               contrasts: Any, request: VerifyRequest) -> tuple[Judgement, Contrast | None, bool]:
+        """One claim's (or one sentence's) judgement from its encoder logits and the rules; the
+        contrast, when one decided it; whether it is a CON the rules did not decide, whose refuting
+        sentence is still to be chosen (_cite)."""
+        manifest = self._load().manifest
+        enc = _softmax(lg)
+        cover = coverage(claim.text, premise.text)
+        missing = unsupported_facts(claim.text, premise.text)
+        # the record says otherwise; or the claim is nothing but hours, or nothing but yes/no
+        # attributes, each as the record has it
+        flipped, confirmed = record.read(claim.text)
+        contrast = None if flipped or confirmed else contrasts.find(claim.text)
+        p_ent, p_con, p_nic = self._decide(manifest, lg, cover, bool((missing and not confirmed) or flipped))
+        if flipped:  # the rules overrule the encoder; on generated record sentences they fire on CON, not ENT (docs)
+            p_ent = min(p_ent, FIELD_CONFLICT_SUPPORT)
+            p_con, p_nic = 1 - p_ent, 0.0
+        elif contrast:  # the words are the context's, the meaning is not: a confident contradiction
+            p_ent = min(p_ent, CONTRAST_SUPPORT)
+            p_con, p_nic = 1 - p_ent, 0.0
+        elif confirmed and p_ent < RECORD_CONFIRMED_SUPPORT:  # on generated records: 1,327 faithful sentences, no other
+            rest = p_con + p_nic
+            p_ent = RECORD_CONFIRMED_SUPPORT
+            p_con, p_nic = ((1 - p_ent) * p_con / rest, (1 - p_ent) * p_nic / rest) if rest else (0.0, 1 - p_ent)
+        label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
+        scores = premise.scores
+        ranked = sorted(premise.chosen, key=lambda i: -scores[i])
+        if label == Label.ENT and confirmed:
+            evidence = [f.unit for f in confirmed]
+        elif label == Label.ENT:
+            # a claim whose words no context sentence holds ("Yes, it does.", "Sure!", or one that
+            # shares only the question's words) was judged on its premise: it cites the premise's
+            # lead, the sentence that matches it or its question best
+            evidence = premises.relevance.cover(claim.text, ranked) or (
+                ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else [])
+        elif flipped:
+            evidence = list(dict.fromkeys(f.unit for f in flipped))
+        elif contrast:
+            evidence = [contrast.unit]
+        elif label == Label.CON:
+            evidence = ranked[:1]
+        else:
+            evidence = []
+        judgement = Judgement(
+            claim_id=claim.id, label=label,
+            evidence=[request.sentences[i].id for i in evidence],
+            reason=(f"P(ENT)={p_ent:.2f} (threshold {self.threshold:.2f}), P(CON)={p_con:.2f}, P(NIC)={p_nic:.2f}; "
+                    f"encoder ENT {enc[0]:.2f} CON {enc[1]:.2f} NIC {enc[2]:.2f}, "
+                    f"{cover:.0%} of its words in the premise"
+                    + (f", premise lacks {', '.join(missing)}" if missing else "")
+                    + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
+                    + (f"; {contrast}" if contrast else "")
+                    + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")),
+            probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
+        )
+        return judgement, contrast, label == Label.CON and not flipped and not contrast
 
     @staticmethod
     def _decide(manifest: Manifest, logits: list[float], cover: float, fact_missing: bool) -> tuple[float, float, float]:
@@ -240,8 +272,60 @@ class TrainedJudge(Judge):
         cost.cache_hits += kept
         return out
 
+    def _split(self, loaded: _Loaded, premises: Premises, question: str | None,
+               jobs: list[tuple[list[Claim], Judgement, Premise]], shown: dict[int, Contrast], want_phrase: bool,
+               ids: list[int], cost: Cost) -> list[list[Judgement]]:
+        """Each clause's own judgement, per sentence of ``jobs``: the sentence's when it is
+        supported; when it is flagged, each clause is scored against its own premise, and a clause
+        supported above the threshold plus :data:`CLAUSE_MARGIN` is ENT on its own while the rest
+        keep the sentence's label, its evidence and its reason. The clause that holds a contrast's
+        words keeps the label; if every clause passes alone, the weakest keeps it (the sentence as a
+        whole is what the context does not state). So the answer's verdict is the sentences'."""
+        manifest = loaded.manifest
+        flagged = [(g, j, p) for g, j, p in jobs if j.label != Label.ENT]
+        texts = [c.text for g, _, _ in flagged for c in g]
+        clause_premises = [premises.pick(t, question) for t in texts]
+        logits = iter(self._logits(loaded, texts, [q.text for q in clause_premises], cost))
+        premise_of = iter(clause_premises)
+        out: list[list[Judgement]] = []
+        for group, sentence, premise in jobs:
+            if sentence.label == Label.ENT:  # each clause cites what holds its own words
+                ranked = sorted(premise.chosen, key=lambda i: -premise.scores[i])
+                out.append([sentence.model_copy(update={"claim_id": c.id, "evidence": [
+                    ids[i] for i in premises.relevance.cover(c.text, ranked)] or sentence.evidence}) for c in group])
+                continue
+            scored = []
+            for claim in group:
+                clause_premise = next(premise_of)
+                q = clause_premise.text
+                lg = next(logits)
+                probs = self._decide(manifest, lg, coverage(claim.text, q), bool(unsupported_facts(claim.text, q)))
+                held = sentence.claim_id in shown and holds_words(claim.text, shown[sentence.claim_id].at)
+                scored.append((claim, clause_premise, probs, held))
+            passing = [probs[0] >= self.threshold + CLAUSE_MARGIN and not held for _, _, probs, held in scored]
+            if all(passing):
+                passing[min(range(len(scored)), key=lambda i: scored[i][2][0])] = False
+            judgements = []
+            for (claim, clause_premise, probs, held), ok in zip(scored, passing):
+                if ok:
+                    ranked = sorted(clause_premise.chosen, key=lambda i: -clause_premise.scores[i])
+                    judgements.append(Judgement(
+                        claim_id=claim.id, label=Label.ENT,
+                        evidence=[ids[i] for i in premises.relevance.cover(claim.text, ranked) or ranked[:1]],
+                        reason=(f"P(ENT)={probs[0]:.2f} for this clause alone (threshold {self.threshold:.2f} "
+                                f"+ {CLAUSE_MARGIN:.2f} for a clause), P(CON)={probs[1]:.2f}, P(NIC)={probs[2]:.2f}; "
+                                f"its sentence as a whole: {sentence.label.value}"),
+                        probs={Label.ENT: probs[0], Label.CON: probs[1], Label.NIC: probs[2]}))
+                else:
+                    # the clause that holds a contrast's words is the mark as a whole
+                    phrase = unsupported_phrase(claim.text, clause_premise.text) if want_phrase and not held else None
+                    judgements.append(sentence.model_copy(update={"claim_id": claim.id, "phrase": phrase}))
+            out.append(judgements)
+        return out
+
     def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
-                  question: str | None, out: VerifyResult, cost: Cost, shown: dict[str, Contrast]) -> None:
+                  question: str | None, judgements: list[Judgement], claims: list[Claim], cost: Cost,
+                  shown: dict[int, Contrast]) -> None:
         """The unfaithful phrase of each flagged claim: the clause that holds the claim's words a
         contrast is about (the reason quotes them, so the mark must be where they are; RAGTruth's
         gold spans are clauses, and marking a wrong amount alone lost phrase recall), else its
@@ -249,7 +333,7 @@ class TrainedJudge(Judge):
         the stretch of words its premise lacks."""
         manifest = loaded.manifest
         jobs = []
-        for judgement, claim, premise in zip(out.judgements, request.claims, picked):
+        for judgement, claim, premise in zip(judgements, claims, picked):
             if judgement.label == Label.ENT:
                 continue
             spans = clause_spans(claim.text)
@@ -268,6 +352,18 @@ class TrainedJudge(Judge):
                 phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans],
                                          self.threshold + CLAUSE_MARGIN)
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
+
+
+def _by_sentence(claims: list[Claim]) -> list[list[Claim]]:
+    """The claims in order, those of one answer sentence (its clauses) together; a claim of no
+    sentence (``sentence_id`` -1) stands alone."""
+    groups: list[list[Claim]] = []
+    for claim in claims:
+        if groups and claim.sentence_id >= 0 and groups[-1][-1].sentence_id == claim.sentence_id:
+            groups[-1].append(claim)
+        else:
+            groups.append([claim])
+    return groups
 
 
 def _softmax(logits: list[float]) -> list[float]:

@@ -74,11 +74,15 @@ def test_the_policy_example_is_read_for_what_it_says():
     context, answer = (root / "context.txt").read_text(), (root / "answer.txt").read_text()
     for q in (None, POLICY_QUESTION):
         report = Verifier().verify(context, answer, question=q)
-        first, second, third = report.claims
+        # one claim per clause, each on its own words: "…applies to all users" | "and no
+        # verification is needed" | "The free trial lasts 14 days" | "and verified new users can
+        # extend it once by 7 days" | "The trial also includes priority email support."
+        first, no_check, lasts, extend, third = report.claims
         assert first.label == Label.CON, first.reason
         assert [e.text for e in first.evidence] == [
             "Only new users whose identity has been verified are eligible for the trial."]
         assert "the context says" in first.reason  # what it states instead, in words
-        assert first.phrase_span and "all users" in answer[first.phrase_span.start:first.phrase_span.end]
-        assert second.label == Label.ENT, second.reason
+        assert "all users" in answer[first.answer_span.start:first.answer_span.end]
+        assert no_check.label == Label.CON and no_check.answer_span.text == "and no verification is needed"
+        assert lasts.label == extend.label == Label.ENT, (lasts.reason, extend.reason)
         assert third.label == Label.NIC, third.reason
