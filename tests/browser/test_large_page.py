@@ -67,5 +67,5 @@ def test_filters_search_sort_keys_and_links_reach_the_compressed_rows(open_page,
     row = linked.locator(f"#{anchor('policy-9995')}")
     expect(row).to_be_visible()
     assert "target" in row.get_attribute("class") and linked.locator("mark").count() > 0
-    row.locator("li.claim.CON").click()  # a compressed row's claims light their evidence like any other
+    row.locator("li.claim.CON").first.click()  # a compressed row's claims light their evidence like any other
     assert linked.locator(f"#{anchor('policy-9995')} .ctx .hl").count() >= 1
