@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from rt4chart_plugins.rules.quantities import number_spans
+
 #: Where a sentence divides into clauses: commas, semicolons, dashes and the usual conjunctions
 #: and relative pronouns. The separator stays with the clause it opens.
 _CLAUSE_BREAK = re.compile(
@@ -23,7 +25,9 @@ MIN_CLAUSE_WORDS = 4
 def clause_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of the clauses of ``text``, whitespace and trailing punctuation trimmed; a piece
     shorter than :data:`MIN_CLAUSE_WORDS` words joins the clause before it (or after it, when first)."""
-    cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text)] + [len(text)]
+    numbers = number_spans(text)  # "three and a half million" is one amount, not two clauses
+    cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text)
+                  if not any(a < m.start() < b for a, b in numbers)] + [len(text)]
     pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
     merged: list[list[int]] = []
     for a, b in pieces:

@@ -153,6 +153,12 @@ def quantities(text: str) -> list[Quantity]:
     return [q for _, q in sorted(found, key=lambda at_q: at_q[0])]
 
 
+def number_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every number ``text`` writes, in digits or in words ("three and a half
+    million"), so that a cut between clauses never falls inside one."""
+    return [m.span() for m in _NUMBER.finditer(text) if m.group("digits") or m.group("words")]
+
+
 _OF = re.compile(r"\s+of\b")
 
 
