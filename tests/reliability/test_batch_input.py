@@ -99,7 +99,9 @@ def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypa
 
     monkeypatch.setattr(batch, "row_json", counting)
     run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False, concurrency=2)
-    assert live and live[0] <= 10, live  # the rows in flight, give or take; not 250
+    # the rows in flight and the few a busy machine has finished but not yet let go (17 seen on
+    # a loaded 2-core machine, against 10 idle); never the 250 rows done before
+    assert live and live[0] <= 40, live
 
 
 def test_the_final_rewrite_writes_the_lines_without_copying_them_all(tmp_path, monkeypatch):
