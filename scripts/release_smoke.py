@@ -28,7 +28,7 @@ CONTEXT = (EXAMPLES / "policy" / "context.txt").read_text(encoding="utf-8") if E
 ANSWER = (EXAMPLES / "policy" / "answer.txt").read_text(encoding="utf-8") if EXAMPLES.is_dir() else ""
 QUESTION = "Who can get the free trial?"
 #: the policy example's verdicts on the default judge (README)
-POLICY = ["CON", "ENT", "NIC"]
+POLICY = ["CON", "CON", "ENT", "ENT", "NIC"]  # one claim per clause
 ROWS = [
     {"id": "q1", "context": ["The free trial lasts 14 days.", "Only verified new users are eligible."],
      "question": "How long is the trial?", "answer": "The free trial lasts 14 days."},
