@@ -55,7 +55,7 @@ class NliConfig(BaseModel):
     bucket: int = 50  # batches whose pairs are sorted by length together (length bucketing)
     threads: int = 0  # torch threads; 0: one per core
     max_pairs: int | None = None  # a tiny slice (tests, probes): cap the pairs of one epoch
-    bf16: bool = False  # autocast matmuls to bfloat16 (measured in lab/docs/training.md)
+    bf16: bool = False  # autocast matmuls to bfloat16 (a CPU with bf16 units); the recipe keeps float32
 
 
 def _is_monitor(p: NliPair) -> bool:
