@@ -29,6 +29,7 @@ ANSWER = (EXAMPLES / "policy" / "answer.txt").read_text(encoding="utf-8") if EXA
 QUESTION = "Who can get the free trial?"
 #: the policy example's verdicts on the default judge (README)
 POLICY = ["CON", "CON", "ENT", "ENT", "NIC"]  # one claim per clause
+POLICY_SCORE = round(POLICY.count("ENT") / len(POLICY), 2)  # the share of claims entailed
 ROWS = [
     {"id": "q1", "context": ["The free trial lasts 14 days.", "Only verified new users are eligible."],
      "question": "How long is the trial?", "answer": "The free trial lasts 14 days."},
@@ -123,7 +124,7 @@ def ragas() -> None:
                          retrieved_contexts=[CONTEXT]),
     ])
     result = evaluate(dataset, metrics=[metric], show_progress=False)
-    assert [round(s, 2) for s in result.to_pandas()["rt4chart_faithfulness"]] == [0.33, 1.0]
+    assert [round(s, 2) for s in result.to_pandas()["rt4chart_faithfulness"]] == [POLICY_SCORE, 1.0]
     assert [c.label.value for c in metric.reports_for(result)[0].claims] == POLICY
 
 
@@ -139,7 +140,7 @@ def deepeval() -> None:
     result = evaluate(test_cases=[case], metrics=[RT4ChartMetric(threshold=0.8)],
                       display_config=DisplayConfig(print_results=False))
     data = result.test_results[0].metrics_data[0]
-    assert (round(data.score, 2), data.success, data.evaluation_cost) == (0.33, False, 0.0), data
+    assert (round(data.score, 2), data.success, data.evaluation_cost) == (POLICY_SCORE, False, 0.0), data
     assert [c["label"] for c in report_from_metric_data(data)["claims"]] == POLICY
 
 
