@@ -4,8 +4,8 @@ Where the embedded LLM judge reads a window into a KV cache and answers one clai
 seconds, this judge scores every claim of a window in milliseconds, its pairs in parallel. It cannot
 write, so it does what needs no generation: claims are the clauses of the answer sentences (a
 clause judged within its sentence first), evidence is the premise sentence(s) that best match the
-claim, and the unfaithful phrase is the stretch of the claim whose content words the premise lacks. How it was trained, and where it fails:
-lab/docs/training.md.
+claim, and the unfaithful phrase is the stretch of the claim whose content words the premise lacks.
+How it was trained, and where it fails: lab/docs/training.md.
 """
 
 from __future__ import annotations
@@ -130,8 +130,11 @@ class TrainedJudge(Judge):
         claim. ``holistic`` keeps whole sentences."""
         if holistic:
             return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
-        return DecomposeResult(claims=[(s.id, s.text[a:b] if len(spans) > 1 else s.text)
-                                       for s in sentences for spans in [clause_spans(s.text)] for a, b in spans])
+        claims = []
+        for s in sentences:
+            spans = clause_spans(s.text)
+            claims += [(s.id, s.text[a:b]) for a, b in spans] if len(spans) > 1 else [(s.id, s.text)] * len(spans)
+        return DecomposeResult(claims=claims)
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         return await asyncio.to_thread(self._verify_sync, request, cost)
@@ -206,7 +209,7 @@ class TrainedJudge(Judge):
             p_con, p_nic = ((1 - p_ent) * p_con / rest, (1 - p_ent) * p_nic / rest) if rest else (0.0, 1 - p_ent)
         label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
         scores = premise.scores
-        ranked = sorted(premise.chosen, key=lambda i: -scores[i])
+        ranked = premise.ranked()
         if label == Label.ENT and confirmed:
             evidence = [f.unit for f in confirmed]
         elif label == Label.ENT:
@@ -249,7 +252,7 @@ class TrainedJudge(Judge):
         highest P(CON) is cited, and the reason quotes what the context says instead."""
         pairs, where = [], []
         for j, (_judgement, claim, premise) in enumerate(jobs):
-            for i in sorted(premise.chosen, key=lambda i: -premise.scores[i])[:EVIDENCE_CANDIDATES]:
+            for i in premise.ranked()[:EVIDENCE_CANDIDATES]:
                 pairs.append((claim.text, request.sentences[i].text))
                 where.append((j, i))
         best: dict[int, tuple[float, int]] = {}
@@ -290,7 +293,7 @@ class TrainedJudge(Judge):
         out: list[list[Judgement]] = []
         for group, sentence, premise in jobs:
             if sentence.label == Label.ENT:  # each clause cites what holds its own words
-                ranked = sorted(premise.chosen, key=lambda i: -premise.scores[i])
+                ranked = premise.ranked()
                 out.append([sentence.model_copy(update={"claim_id": c.id, "evidence": [
                     ids[i] for i in premises.relevance.cover(c.text, ranked)] or sentence.evidence}) for c in group])
                 continue
@@ -308,7 +311,7 @@ class TrainedJudge(Judge):
             judgements = []
             for (claim, clause_premise, probs, held), ok in zip(scored, passing):
                 if ok:
-                    ranked = sorted(clause_premise.chosen, key=lambda i: -clause_premise.scores[i])
+                    ranked = clause_premise.ranked()
                     judgements.append(Judgement(
                         claim_id=claim.id, label=Label.ENT,
                         evidence=[ids[i] for i in premises.relevance.cover(claim.text, ranked) or ranked[:1]],

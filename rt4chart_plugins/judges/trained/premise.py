@@ -192,6 +192,10 @@ class Premise:
     chosen: list[int]  # indices of the sentences read, in document order
     scores: Sequence[float]  # every sentence's relevance to the claim
 
+    def ranked(self) -> list[int]:
+        """The sentences read, the best match to the claim first (the order evidence is cited in)."""
+        return sorted(self.chosen, key=lambda i: -self.scores[i])
+
 
 class Premises:
     """Premises for many claims against one context: the judge at inference and the training
