@@ -55,8 +55,10 @@ def build_verifier(
     method = options.pop("method", "rt4chart")
     if isinstance(judge, Detector):
         if options or judge_kwargs:
-            raise InvalidInput(f"options {sorted({**options, **(judge_kwargs or {})})} were given with a ready "
-                               f"{type(judge).__name__}: configure that instance instead")
+            raise InvalidInput(
+                f"options {sorted({**options, **(judge_kwargs or {})})} were given with a ready "
+                f"{type(judge).__name__}: configure that instance instead"
+            )
         return judge
     if method == "gasp":
         if judge is not None:
@@ -101,8 +103,11 @@ def judge_from(judge: Any, **framework_names: Any) -> Any:
 def refuse_unknown(options: dict[str, Any], init: Callable[..., Any], what: str, also: tuple[str, ...] = ()) -> None:
     """Refuse options that ``init`` does not take, naming those it does: a typo is an error, not
     a silently ignored setting."""
-    params = [p for p in inspect.signature(init).parameters.values()
-              if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    params = [
+        p
+        for p in inspect.signature(init).parameters.values()
+        if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     known = sorted({p.name for p in params} | set(also))
     unknown = sorted(set(options) - set(known))
     if unknown:
@@ -130,11 +135,18 @@ def read_row(context: Any, answer: Any, question: Any, fields: Fields) -> tuple[
     nothing, every claim would be baseless (NIC) and the row would read as a hallucination. Both
     are a row that cannot be verified, as are a context item that is not a string and a missing
     answer. A question that is not a string is left out (it only helps the judge)."""
-    problems = [problem for problem in (_context_problem(context, fields.context), _answer_problem(answer, fields.answer))
-                if problem]
+    problems = [
+        problem
+        for problem in (_context_problem(context, fields.context), _answer_problem(answer, fields.answer))
+        if problem
+    ]
     if problems:
         raise InvalidInput("; ".join(problems))
-    return context if isinstance(context, str) else list(context), answer, question if isinstance(question, str) else None
+    return (
+        context if isinstance(context, str) else list(context),
+        answer,
+        question if isinstance(question, str) else None,
+    )
 
 
 def _context_problem(context: Any, field: str) -> str | None:
@@ -143,10 +155,15 @@ def _context_problem(context: Any, field: str) -> str | None:
     passages = [context] if isinstance(context, str) else context
     if not isinstance(passages, (list, tuple)):
         return f"{field} must be a list of strings, got {type(context).__name__}"
-    bad = [f"item {i} is {'None' if p is None else type(p).__name__}"
-           for i, p in enumerate(passages) if not isinstance(p, str)]
+    bad = [
+        f"item {i} is {'None' if p is None else type(p).__name__}"
+        for i, p in enumerate(passages)
+        if not isinstance(p, str)
+    ]
     if bad:
-        return f"{field} must hold strings: {', '.join(bad[:3])}" + (f" (and {len(bad) - 3} more)" if len(bad) > 3 else "")
+        return f"{field} must hold strings: {', '.join(bad[:3])}" + (
+            f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+        )
     if not any(p.strip() for p in passages):
         return f"{field} is empty: there is no context to verify the answer against"
     return None
@@ -160,8 +177,9 @@ def _answer_problem(answer: Any, field: str) -> str | None:
     return None
 
 
-async def averify_row(verifier: Detector, context: Any, answer: Any, question: Any, fields: Fields,
-                      *, timeout: float | None = None) -> Report:
+async def averify_row(
+    verifier: Detector, context: Any, answer: Any, question: Any, fields: Fields, *, timeout: float | None = None
+) -> Report:
     """Verify one framework row (:func:`read_row`'s checks, then the detector, within ``timeout``
     seconds when one is set). Any failure (a row that cannot be verified, a judge that cannot be
     reached, the timeout) becomes a ``failed`` report whose ``error`` is the reason, so a framework
@@ -198,8 +216,7 @@ def row_error(report: Report) -> Exception:
 
 def check_timeout(timeout: float | None) -> float | None:
     """A row timeout as given to an adapter: None, or seconds above 0."""
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or
-                                not timeout > 0):
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
         raise InvalidInput(f"timeout must be a number of seconds above 0, or None; got {timeout!r}")
     return timeout
 
@@ -295,12 +312,12 @@ def claim_line(c: ClaimVerdict) -> str:
     """One claim, for a reason text: label, span, claim, evidence and why."""
     span = f"[{c.answer_span.start}:{c.answer_span.end}]" if c.answer_span else "[no span]"
     if not c.judged or c.label is None:
-        return f"UNJUDGED claim {c.id} {span} \"{_short(c.text)}\": {c.error or 'not judged'}"
-    line = f"{c.label.value} claim {c.id} {span} \"{_short(c.text)}\""
+        return f'UNJUDGED claim {c.id} {span} "{_short(c.text)}": {c.error or "not judged"}'
+    line = f'{c.label.value} claim {c.id} {span} "{_short(c.text)}"'
     if c.phrase_span is not None:
-        line += f" (phrase \"{_short(c.phrase_span.text, 80)}\")"
+        line += f' (phrase "{_short(c.phrase_span.text, 80)}")'
     if c.evidence:
-        cited = "; ".join(f"[{e.sentence_id}] \"{_short(e.text, 120)}\"" for e in c.evidence)
+        cited = "; ".join(f'[{e.sentence_id}] "{_short(e.text, 120)}"' for e in c.evidence)
         line += f" — evidence: {cited}"
     else:
         line += " — no evidence in the context"

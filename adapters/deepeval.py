@@ -85,8 +85,9 @@ class DeepEvalJudge(ChatJudge):
             model_name = model.get_model_name()
         except Exception:  # noqa: BLE001 - a custom model may not implement it well
             model_name = None
-        super().__init__(name=name or f"deepeval:{type(model).__name__}" + (f":{model_name}" if model_name else ""),
-                         **kwargs)
+        super().__init__(
+            name=name or f"deepeval:{type(model).__name__}" + (f":{model_name}" if model_name else ""), **kwargs
+        )
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
         client = self._openai_client()
@@ -132,8 +133,11 @@ class DeepEvalJudge(ChatJudge):
             client = self.model.load_model(async_mode=True)
         except Exception:  # noqa: BLE001 - not an OpenAI-backed model
             client = None
-        if client is None or not isinstance(client, openai.AsyncOpenAI) or not isinstance(
-                getattr(self.model, "name", None), str):
+        if (
+            client is None
+            or not isinstance(client, openai.AsyncOpenAI)
+            or not isinstance(getattr(self.model, "name", None), str)
+        ):
             self._client_unusable = True
             return None
         return client
@@ -155,7 +159,6 @@ class DeepEvalJudge(ChatJudge):
         usage = resp.usage
         tokens = (getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
         return ChatReply(resp.choices[0].message.content or "", *tokens)
-
 
     def usd(self, prompt_tokens: int, completion_tokens: int) -> float:
         """What these tokens cost, as deepeval prices this model (0.0 for a model it has no price
@@ -271,8 +274,13 @@ class RT4ChartMetric(BaseMetric):
         self.verbose_mode = verbose_mode
         self.concurrency = concurrency
         self.options = {**(options or {}), **kwargs}
-        self._verifier = build_verifier(_resolve_judge(judge_from(judge, model=model)), _wrap, judge_kwargs=judge_kwargs,
-                                        concurrency=concurrency, **self.options)
+        self._verifier = build_verifier(
+            _resolve_judge(judge_from(judge, model=model)),
+            _wrap,
+            judge_kwargs=judge_kwargs,
+            concurrency=concurrency,
+            **self.options,
+        )
         self.using_native_model = False
         self.evaluation_model = self._judge_name()
         self.report: Report | None = None
@@ -302,8 +310,9 @@ class RT4ChartMetric(BaseMetric):
         stops the whole run, where the row alone should fail (``metric.error``, with the reason)."""
         context = test_case.retrieval_context
         if isinstance(context, list):  # deepeval's RetrievedContextData: its text
-            context = [getattr(item, "context", item) if isinstance(item, RetrievedContextData) else item
-                       for item in context]
+            context = [
+                getattr(item, "context", item) if isinstance(item, RetrievedContextData) else item for item in context
+            ]
         return context, test_case.actual_output, test_case.input
 
     def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
@@ -317,8 +326,11 @@ class RT4ChartMetric(BaseMetric):
     def _apply(self, report: Report) -> float | None:
         self.report = report
         self.claims = [c for c in report_payload(report)["claims"]]
-        self.score_breakdown = {"label": report.label.value if report.label else None, "state": report.state,
-                                "claims": len(report.claims)}
+        self.score_breakdown = {
+            "label": report.label.value if report.label else None,
+            "state": report.state,
+            "claims": len(report.claims),
+        }
         self.reason = reason_text(report) if self.include_reason else None
         self.evaluation_cost = self._cost(report)
         if report.state == "failed":
@@ -329,10 +341,13 @@ class RT4ChartMetric(BaseMetric):
             self.error = None
             self.score = report.score
             self.success = self.score >= self.threshold
-        self.verbose_logs = construct_verbose_logs(self, steps=[
-            json.dumps(report_payload(report), ensure_ascii=False, indent=1),
-            f"Score: {self.score}\nReason: {self.reason}",
-        ])
+        self.verbose_logs = construct_verbose_logs(
+            self,
+            steps=[
+                json.dumps(report_payload(report), ensure_ascii=False, indent=1),
+                f"Score: {self.score}\nReason: {self.reason}",
+            ],
+        )
         return self.score
 
     def _cost(self, report: Report) -> float | None:

@@ -70,8 +70,15 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-__all__ = ["LangChainJudge", "RT4ChartVerifier", "cite_documents", "create_rt4chart_evaluator", "passage_metadata",
-           "to_answer", "to_context"]
+__all__ = [
+    "LangChainJudge",
+    "RT4ChartVerifier",
+    "cite_documents",
+    "create_rt4chart_evaluator",
+    "passage_metadata",
+    "to_answer",
+    "to_context",
+]
 
 
 # ---- a LangChain model as the judge ------------------------------------------------------------
@@ -87,8 +94,14 @@ class LangChainJudge(ChatJudge):
     Caching, retries and salvage of partial JSON come from :class:`ChatJudge`.
     """
 
-    def __init__(self, llm: Any, *, method: Literal["auto", "structured", "json"] = "auto",
-                 name: str | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        llm: Any,
+        *,
+        method: Literal["auto", "structured", "json"] = "auto",
+        name: str | None = None,
+        **kwargs: Any,
+    ):
         if not isinstance(llm, BaseLanguageModel):
             raise InvalidInput(f"LangChainJudge needs a LangChain language model, got {type(llm).__name__}")
         self.llm = llm
@@ -175,11 +188,15 @@ def passage_metadata(value: Any) -> list[dict[str, Any] | None]:
     items = [value] if isinstance(value, Document) else value if isinstance(value, (list, tuple)) else []
     out: list[dict[str, Any] | None] = []
     for item in items:
-        metadata = item.metadata if isinstance(item, Document) else (
-            item.get("metadata") if isinstance(item, Mapping) else None)
+        metadata = (
+            item.metadata
+            if isinstance(item, Document)
+            else (item.get("metadata") if isinstance(item, Mapping) else None)
+        )
         # JSON-safe, as the report must always serialize: what JSON has no type for becomes its text
-        out.append(json.loads(json.dumps(metadata, default=str)) if isinstance(metadata, Mapping) and metadata
-                   else None)
+        out.append(
+            json.loads(json.dumps(metadata, default=str)) if isinstance(metadata, Mapping) and metadata else None
+        )
     return out
 
 
@@ -237,15 +254,34 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 
     _verifier: Detector = PrivateAttr()
 
-    def __init__(self, judge: Any = None, *, llm: Any = None, judge_kwargs: dict[str, Any] | None = None,
-                 concurrency: int = 4, context_key: str = "context", question_key: str = "question", answer_key: str = "answer",
-                 on_error: Literal["raise", "report"] = "raise", timeout: float | None = None,
-                 options: dict[str, Any] | None = None, **pipeline_options: Any):
+    def __init__(
+        self,
+        judge: Any = None,
+        *,
+        llm: Any = None,
+        judge_kwargs: dict[str, Any] | None = None,
+        concurrency: int = 4,
+        context_key: str = "context",
+        question_key: str = "question",
+        answer_key: str = "answer",
+        on_error: Literal["raise", "report"] = "raise",
+        timeout: float | None = None,
+        options: dict[str, Any] | None = None,
+        **pipeline_options: Any,
+    ):
         opts = {**(options or {}), **pipeline_options}
         judge = judge_from(judge, llm=llm)
-        super().__init__(judge=judge, judge_kwargs=judge_kwargs, concurrency=concurrency, context_key=context_key,
-                         question_key=question_key, answer_key=answer_key, on_error=on_error,
-                         timeout=check_timeout(timeout), options=opts)
+        super().__init__(
+            judge=judge,
+            judge_kwargs=judge_kwargs,
+            concurrency=concurrency,
+            context_key=context_key,
+            question_key=question_key,
+            answer_key=answer_key,
+            on_error=on_error,
+            timeout=check_timeout(timeout),
+            options=opts,
+        )
         self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **opts)
 
     @property
@@ -294,10 +330,15 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
                 close = difflib.get_close_matches(key, has, n=1, cutoff=0.6) if key in missing else []
                 if close:
                     hints.append(f"{setting}={close[0]!r}")
-            hint = f"; to read it from {', '.join(h.split('=')[1] for h in hints)}, pass " \
-                   f"{type(self).__name__}({', '.join(hints)})" if hints else ""
-            raise InvalidInput(f"{type(self).__name__}: the input has no {' or '.join(map(repr, missing))} key "
-                               f"(it has {has}){hint}")
+            hint = (
+                f"; to read it from {', '.join(h.split('=')[1] for h in hints)}, pass "
+                f"{type(self).__name__}({', '.join(hints)})"
+                if hints
+                else ""
+            )
+            raise InvalidInput(
+                f"{type(self).__name__}: the input has no {' or '.join(map(repr, missing))} key (it has {has}){hint}"
+            )
 
     async def _arow(self, value: Any) -> Report:
         """One input mapping verified as the contract says (:func:`averify_row`), its evidence
@@ -307,8 +348,14 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
         if isinstance(question, BaseMessage):
             question = message_text(question.content)
         context = value[self.context_key]
-        report = await averify_row(self._verifier, to_context(context), to_answer(value[self.answer_key]), question,
-                                   Fields(context=self.context_key, answer=self.answer_key), timeout=self.timeout)
+        report = await averify_row(
+            self._verifier,
+            to_context(context),
+            to_answer(value[self.answer_key]),
+            question,
+            Fields(context=self.context_key, answer=self.answer_key),
+            timeout=self.timeout,
+        )
         if report.state == "failed" and self.on_error == "raise":
             raise row_error(report)
         return cite_documents(report, passage_metadata(context))
@@ -316,8 +363,9 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     def _verify(self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> Report:
         return run_sync(self._arow(value))
 
-    async def _averify(self, value: Any, run_manager: AsyncCallbackManagerForChainRun,
-                       config: RunnableConfig) -> Report:
+    async def _averify(
+        self, value: Any, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
+    ) -> Report:
         return await self._arow(value)
 
     @staticmethod
@@ -338,10 +386,18 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 # ---- LangSmith / openevals: an evaluator function ----------------------------------------------
 
 
-def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = "rt4chart_faithfulness",
-                              context_key: str = "context", question_key: str = "question",
-                              answer_key: str = "answer", judge_kwargs: dict[str, Any] | None = None,
-                              concurrency: int = 4, **options: Any) -> Callable[..., dict[str, Any]]:
+def create_rt4chart_evaluator(
+    judge: Any = None,
+    *,
+    llm: Any = None,
+    key: str = "rt4chart_faithfulness",
+    context_key: str = "context",
+    question_key: str = "question",
+    answer_key: str = "answer",
+    judge_kwargs: dict[str, Any] | None = None,
+    concurrency: int = 4,
+    **options: Any,
+) -> Callable[..., dict[str, Any]]:
     """An evaluator in LangSmith's and openevals' shape: ``evaluator(inputs=..., outputs=...,
     reference_outputs=...) -> {"key", "score", "comment", "metadata"}``, for ``langsmith.evaluate``
     (or any code that calls openevals evaluators). langchain-core has no evaluator class; this is
@@ -355,8 +411,9 @@ def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = 
     that cannot be verified scores None with the error as the comment; a missing key raises.
     The judge choices and options are :class:`RT4ChartVerifier`'s.
     """
-    verifier = build_verifier(judge_from(judge, llm=llm), _wrap, judge_kwargs=judge_kwargs,
-                              concurrency=concurrency, **options)
+    verifier = build_verifier(
+        judge_from(judge, llm=llm), _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options
+    )
     fields = Fields(context=context_key, answer=answer_key)
 
     def pick(name: str, *sources: Any) -> Any:
@@ -365,22 +422,33 @@ def create_rt4chart_evaluator(judge: Any = None, *, llm: Any = None, key: str = 
                 return source[name]
         return _MISSING
 
-    def rt4chart_evaluator(inputs: dict | None = None, outputs: Any = None,
-                           reference_outputs: dict | None = None, **_: Any) -> dict[str, Any]:
-        answer = outputs if isinstance(outputs, (str, BaseMessage)) else pick(answer_key, outputs, inputs,
-                                                                                reference_outputs)
+    def rt4chart_evaluator(
+        inputs: dict | None = None, outputs: Any = None, reference_outputs: dict | None = None, **_: Any
+    ) -> dict[str, Any]:
+        answer = (
+            outputs if isinstance(outputs, (str, BaseMessage)) else pick(answer_key, outputs, inputs, reference_outputs)
+        )
         context = pick(context_key, outputs, inputs, reference_outputs)
         missing = [k for k, v in ((context_key, context), (answer_key, answer)) if v is _MISSING]
         if missing:
-            raise InvalidInput(f"{key}: no {' or '.join(map(repr, missing))} in outputs, inputs or reference_outputs "
-                               f"(set context_key= / answer_key= to the names your data uses)")
+            raise InvalidInput(
+                f"{key}: no {' or '.join(map(repr, missing))} in outputs, inputs or reference_outputs "
+                f"(set context_key= / answer_key= to the names your data uses)"
+            )
         question = pick(question_key, inputs, outputs, reference_outputs)
-        report = run_sync(averify_row(verifier, to_context(context), to_answer(answer),
-                                      None if question is _MISSING else question, fields))
+        report = run_sync(
+            averify_row(
+                verifier, to_context(context), to_answer(answer), None if question is _MISSING else question, fields
+            )
+        )
         report = cite_documents(report, passage_metadata(context))
         scored = report.state != "failed"
-        return {"key": key, "score": report.score if scored else None, "comment": reason_text(report),
-                "metadata": report_payload(report)}
+        return {
+            "key": key,
+            "score": report.score if scored else None,
+            "comment": reason_text(report),
+            "metadata": report_payload(report),
+        }
 
     rt4chart_evaluator.verifier = verifier  # type: ignore[attr-defined]
     return rt4chart_evaluator

@@ -141,9 +141,17 @@ class RT4ChartEvaluator(BaseEvaluator):
     own), past which it is an invalid result too; None (default) waits.
     """
 
-    def __init__(self, judge: Any = None, *, llm: Any = None, judge_kwargs: dict[str, Any] | None = None,
-                 concurrency: int = 4, on_error: Literal["invalid", "raise"] = "invalid",
-                 timeout: float | None = None, **options: Any):
+    def __init__(
+        self,
+        judge: Any = None,
+        *,
+        llm: Any = None,
+        judge_kwargs: dict[str, Any] | None = None,
+        concurrency: int = 4,
+        on_error: Literal["invalid", "raise"] = "invalid",
+        timeout: float | None = None,
+        **options: Any,
+    ):
         judge = judge_from(judge, llm=llm)
         self.judge = judge
         if on_error not in ("invalid", "raise"):
@@ -179,16 +187,20 @@ class RT4ChartEvaluator(BaseEvaluator):
 
             await asyncio.sleep(sleep_time_in_seconds)
         report = await averify_row(self._verifier, contexts, response, query, FIELDS, timeout=self.timeout)
-        base = {"query": query if isinstance(query, str) else None,
-                "response": response if isinstance(response, str) else None,
-                "contexts": list(contexts) if isinstance(contexts, (list, tuple)) and all(
-                    isinstance(c, str) for c in contexts) else None}
+        base = {
+            "query": query if isinstance(query, str) else None,
+            "response": response if isinstance(response, str) else None,
+            "contexts": list(contexts)
+            if isinstance(contexts, (list, tuple)) and all(isinstance(c, str) for c in contexts)
+            else None,
+        }
         if report.state == "failed":
             reason = report.error or "verification failed"
             if contexts is None:
                 # no context given is not an empty context, which would make every claim baseless
-                reason += ("; pass contexts=[...], or use evaluate_response(response=...) so that its source_nodes "
-                           "are read")
+                reason += (
+                    "; pass contexts=[...], or use evaluate_response(response=...) so that its source_nodes are read"
+                )
                 report.error = reason
             return self._invalid(base, reason, report)
         return RT4ChartEvaluationResult(
@@ -206,19 +218,28 @@ class RT4ChartEvaluator(BaseEvaluator):
 
     # -- the same entry points as BaseEvaluator, typed with this evaluator's result ------------
 
-    def evaluate(self, query: str | None = None, response: str | None = None,
-                 contexts: Sequence[str] | None = None, **kwargs: Any) -> RT4ChartEvaluationResult:
-        return cast(RT4ChartEvaluationResult, super().evaluate(query=query, response=response, contexts=contexts,
-                                                               **kwargs))
+    def evaluate(
+        self,
+        query: str | None = None,
+        response: str | None = None,
+        contexts: Sequence[str] | None = None,
+        **kwargs: Any,
+    ) -> RT4ChartEvaluationResult:
+        return cast(
+            RT4ChartEvaluationResult, super().evaluate(query=query, response=response, contexts=contexts, **kwargs)
+        )
 
-    def evaluate_response(self, query: str | None = None, response: Any = None,
-                          **kwargs: Any) -> RT4ChartEvaluationResult:
+    def evaluate_response(
+        self, query: str | None = None, response: Any = None, **kwargs: Any
+    ) -> RT4ChartEvaluationResult:
         return cast(RT4ChartEvaluationResult, super().evaluate_response(query=query, response=response, **kwargs))
 
-    async def aevaluate_response(self, query: str | None = None, response: Any = None,
-                                 **kwargs: Any) -> RT4ChartEvaluationResult:
-        return cast(RT4ChartEvaluationResult, await super().aevaluate_response(query=query, response=response,
-                                                                               **kwargs))
+    async def aevaluate_response(
+        self, query: str | None = None, response: Any = None, **kwargs: Any
+    ) -> RT4ChartEvaluationResult:
+        return cast(
+            RT4ChartEvaluationResult, await super().aevaluate_response(query=query, response=response, **kwargs)
+        )
 
     @staticmethod
     def reports_dataframe(results: Any) -> Any:
@@ -243,6 +264,10 @@ class RT4ChartEvaluator(BaseEvaluator):
         if self.on_error == "raise":
             raise row_error(report)
         return RT4ChartEvaluationResult(
-            **base, invalid_result=True, invalid_reason=reason, feedback=f"verification failed: {reason}",
-            state="failed", report=report,
+            **base,
+            invalid_result=True,
+            invalid_reason=reason,
+            feedback=f"verification failed: {reason}",
+            state="failed",
+            report=report,
         )

@@ -122,7 +122,6 @@ class RagasJudge(ChatJudge):
         tokens = int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0)
         return ChatReply(as_json_text(text), *tokens)
 
-
     async def _complete_openai(self, client: Any, system: str, user: str, schema: dict) -> ChatReply:
         """An ``llm_factory`` LLM over an OpenAI client: its client, model and model arguments,
         asked with the shared two-message request (instructor's own request would wrap the schema
@@ -131,16 +130,25 @@ class RagasJudge(ChatJudge):
         mapped = getattr(self.llm, "_map_provider_params", None)
         params = dict(mapped() if callable(mapped) else self.llm.model_args)
         params = {k: v for k, v in params.items() if v is not None}
-        request = dict(model=self.llm.model, messages=[{"role": "system", "content": prompt_system},
-                                                        {"role": "user", "content": prompt_user}], **params)
+        request = dict(
+            model=self.llm.model,
+            messages=[{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}],
+            **params,
+        )
         import openai
 
         create = client.chat.completions.create
-        resp = await create(**request) if isinstance(client, openai.AsyncOpenAI) else await asyncio.to_thread(
-            create, **request)
+        resp = (
+            await create(**request)
+            if isinstance(client, openai.AsyncOpenAI)
+            else await asyncio.to_thread(create, **request)
+        )
         usage = resp.usage
-        return ChatReply(resp.choices[0].message.content or "", getattr(usage, "prompt_tokens", 0) or 0,
-                         getattr(usage, "completion_tokens", 0) or 0)
+        return ChatReply(
+            resp.choices[0].message.content or "",
+            getattr(usage, "prompt_tokens", 0) or 0,
+            getattr(usage, "completion_tokens", 0) or 0,
+        )
 
 
 def _openai_client(llm: Any) -> Any:
@@ -213,8 +221,13 @@ class RT4ChartFaithfulness(SingleTurnMetric):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._verifier = build_verifier(judge_from(self.judge, llm=self.llm), _wrap, judge_kwargs=self.judge_kwargs,
-                                        concurrency=self.concurrency, **self.options)
+        self._verifier = build_verifier(
+            judge_from(self.judge, llm=self.llm),
+            _wrap,
+            judge_kwargs=self.judge_kwargs,
+            concurrency=self.concurrency,
+            **self.options,
+        )
         self._reports: dict[str, Report] = {}
         #: the rows of the current ``evaluate()`` that scored NaN: no claim could be judged, the
         #: row could not be verified, or ragas cut it at ``RunConfig.timeout``
@@ -239,12 +252,17 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         if llm is None:
             return
         if self.judge is None and self.llm is None and self.options.get("method", "rt4chart") == "rt4chart":
-            self._run_verifier = build_verifier(llm, _wrap, judge_kwargs=self.judge_kwargs,
-                                                concurrency=self.concurrency, **self.options)
+            self._run_verifier = build_verifier(
+                llm, _wrap, judge_kwargs=self.judge_kwargs, concurrency=self.concurrency, **self.options
+            )
         elif not self._said_llm_unused:
             self._said_llm_unused = True
-            logger.warning("%s does not use the llm given to evaluate(): it was built with its own judge (%s), as "
-                           "a ragas metric built with its own llm keeps it", self.name, self._judge_label())
+            logger.warning(
+                "%s does not use the llm given to evaluate(): it was built with its own judge (%s), as "
+                "a ragas metric built with its own llm keeps it",
+                self.name,
+                self._judge_label(),
+            )
 
     @property
     def _active(self) -> Detector:
@@ -265,8 +283,9 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         except asyncio.CancelledError:
             # ragas cancels a row at RunConfig.timeout and scores it NaN: counted as failed, with why
             limit = f"RunConfig(timeout={self._run_timeout:g})" if self._run_timeout else "its timeout"
-            report = failed_report({"answer": answer if isinstance(answer, str) else ""},
-                                   TimeoutError(f"ragas cut the row at {limit} s"))
+            report = failed_report(
+                {"answer": answer if isinstance(answer, str) else ""}, TimeoutError(f"ragas cut the row at {limit} s")
+            )
             self._reports[key] = report
             self._fail(question, report)
             rm.on_chain_end({"output": report_payload(report)})
@@ -285,8 +304,12 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         """Count a row that will score NaN; the running count tells the user, when the run ends,
         how many NaNs are rows this metric could not score, and why."""
         self.failed_rows.append({"user_input": question, "error": report.error})
-        logger.warning("%s: %d row(s) of this evaluate() scored NaN (metric.failed_rows lists them); latest: %s",
-                       self.name, len(self.failed_rows), report.error)
+        logger.warning(
+            "%s: %d row(s) of this evaluate() scored NaN (metric.failed_rows lists them); latest: %s",
+            self.name,
+            len(self.failed_rows),
+            report.error,
+        )
 
     def _judge_label(self) -> str:
         """One model name for every row's tokens (ragas adds TokenUsage only within one model): the
@@ -333,8 +356,12 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         :func:`rt4chart_plugins.audit.reports_to_dataframe` builds it. A row this metric did not
         score keeps one line saying so."""
         rows = self.reports_for(result)
-        return claim_table([(str(i), r if r is not None else missing_report(f"{self.name} did not score this row"))
-                            for i, r in enumerate(rows)])
+        return claim_table(
+            [
+                (str(i), r if r is not None else missing_report(f"{self.name} did not score this row"))
+                for i, r in enumerate(rows)
+            ]
+        )
 
 
 def _record_tokens(rm: Any, report: Report, model: str) -> None:
@@ -342,11 +369,15 @@ def _record_tokens(rm: Any, report: Report, model: str) -> None:
     ``evaluate(..., token_usage_parser=get_token_usage_for_openai)`` reads them from there
     (``result.total_tokens()``, ``result.total_cost(...)``), as it does for its own metrics. A local
     judge records 0 tokens, so that a run of it still has a (zero) total."""
-    usage = {"prompt_tokens": report.cost.prompt_tokens, "completion_tokens": report.cost.completion_tokens,
-             "total_tokens": report.cost.prompt_tokens + report.cost.completion_tokens}
+    usage = {
+        "prompt_tokens": report.cost.prompt_tokens,
+        "completion_tokens": report.cost.completion_tokens,
+        "total_tokens": report.cost.prompt_tokens + report.cost.completion_tokens,
+    }
     for llm_run in rm.get_child().on_llm_start({"name": model}, [f"{TRACE_NAME}: {len(report.claims)} claims"]):
-        llm_run.on_llm_end(LLMResult(generations=[[Generation(text="")]],
-                                     llm_output={"token_usage": usage, "model_name": model}))
+        llm_run.on_llm_end(
+            LLMResult(generations=[[Generation(text="")]], llm_output={"token_usage": usage, "model_name": model})
+        )
 
 
 def reports_from_result(result: Any, metric_name: str = "rt4chart_faithfulness") -> list[dict[str, Any] | None]:
@@ -370,9 +401,17 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
     from ``llm_factory`` included); extra keyword arguments are pipeline options.
     """
 
-    def __init__(self, judge: Any = None, *, llm: Any = None, name: str = "rt4chart_faithfulness",
-                 judge_kwargs: dict[str, Any] | None = None, concurrency: int = 4, timeout: float | None = None,
-                 **options: Any):
+    def __init__(
+        self,
+        judge: Any = None,
+        *,
+        llm: Any = None,
+        name: str = "rt4chart_faithfulness",
+        judge_kwargs: dict[str, Any] | None = None,
+        concurrency: int = 4,
+        timeout: float | None = None,
+        **options: Any,
+    ):
         # not stored as `llm`: the collections base would then demand an InstructorLLM
         judge = judge_from(judge, llm=llm)
         self.judge = judge
@@ -384,16 +423,24 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
     def verifier(self) -> Detector:
         return self._verifier
 
-    async def ascore(self, user_input: str | None = None, response: str | None = None,
-                     retrieved_contexts: list[str] | None = None, **_: Any) -> MetricResult:
-        report = await averify_row(self._verifier, retrieved_contexts, response, user_input, FIELDS,
-                                   timeout=self.timeout)
+    async def ascore(
+        self,
+        user_input: str | None = None,
+        response: str | None = None,
+        retrieved_contexts: list[str] | None = None,
+        **_: Any,
+    ) -> MetricResult:
+        report = await averify_row(
+            self._verifier, retrieved_contexts, response, user_input, FIELDS, timeout=self.timeout
+        )
         value = float("nan") if report.state == "failed" else float(report.score)
         result = MetricResult(
             value=value,
             reason=reason_text(report),
-            traces={"input": {"user_input": user_input, "response": response, "retrieved_contexts": retrieved_contexts},
-                    "output": report_payload(report)},
+            traces={
+                "input": {"user_input": user_input, "response": response, "retrieved_contexts": retrieved_contexts},
+                "output": report_payload(report),
+            },
         )
         result.report = report  # type: ignore[attr-defined]
         return result
@@ -403,8 +450,12 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
         """The claim table of the ``MetricResult`` s this metric returned (one, or a list of them,
         e.g. an ``@experiment``'s): one pandas row per claim, ``row_id`` the position in the list."""
         items = [results] if isinstance(results, MetricResult) else list(results)
-        return claim_table([(str(i), getattr(r, "report", None) or missing_report("not an RT4CHART result"))
-                            for i, r in enumerate(items)])
+        return claim_table(
+            [
+                (str(i), getattr(r, "report", None) or missing_report("not an RT4CHART result"))
+                for i, r in enumerate(items)
+            ]
+        )
 
     def score(self, **kwargs: Any) -> MetricResult:
         """Sync scoring; works inside a running loop too (ragas' own raises there)."""

@@ -38,8 +38,19 @@ Format = Literal["jsonl", "csv", "text"]
 #: what an output file's extension says it holds
 EXTENSIONS: dict[str, Format] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".txt": "text"}
 #: the columns of the CSV view: one row per input row
-CSV_COLUMNS = ("id", "ok", "state", "label", "hallucinated", "score", "claims", "flagged", "unfaithful_spans",
-               "judge", "error")
+CSV_COLUMNS = (
+    "id",
+    "ok",
+    "state",
+    "label",
+    "hallucinated",
+    "score",
+    "claims",
+    "flagged",
+    "unfaithful_spans",
+    "judge",
+    "error",
+)
 STDOUT = "-"
 
 
@@ -65,8 +76,10 @@ def output_format(output: str | Path, requested: str | None) -> Format:
     if requested not in ("jsonl", "csv", "text"):
         raise InvalidInput(f"unknown batch format {requested!r}: use jsonl, csv or text")
     if by_ext is not None and by_ext != requested:
-        raise InvalidInput(f"--format {requested} contradicts the output's extension ({name} holds {by_ext}); "
-                           f"name the file .{ 'txt' if requested == 'text' else requested} or drop --format")
+        raise InvalidInput(
+            f"--format {requested} contradicts the output's extension ({name} holds {by_ext}); "
+            f"name the file .{'txt' if requested == 'text' else requested} or drop --format"
+        )
     return requested  # type: ignore[return-value]
 
 
@@ -151,8 +164,15 @@ def row_json(row: BatchRow) -> tuple[str, bool]:
         return BatchRow(id=clean_text(row.id), ok=False, error=error).model_dump_json(), False
 
 
-def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, concurrency: int = 2,
-              progress: bool = True, format: str | None = None) -> BatchSummary:
+def run_batch(
+    verifier: Detector,
+    input_path: Path,
+    output_path: Path | str,
+    *,
+    concurrency: int = 2,
+    progress: bool = True,
+    format: str | None = None,
+) -> BatchSummary:
     """Score every row of ``input_path`` into ``output_path`` (``"-"``: stdout) as ``format``
     (default: by the output's extension, else JSONL)."""
     from tqdm import tqdm
@@ -173,6 +193,7 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     sink: IO[str] | None = open(state, "a", encoding="utf-8", newline="") if state is not None else None
     stopped: JudgeUnavailable | None = None
     try:
+
         def write(row: BatchRow, index: int) -> None:
             nonlocal ok, failed
             line, scored = row_json(row)
@@ -220,9 +241,16 @@ def run_batch(verifier: Detector, input_path: Path, output_path: Path | str, *, 
     elif stream is not None:
         stream.flush_all()
     ended = time.perf_counter()
-    return BatchSummary(total=len(rows), skipped=len(done), ok=ok, failed=failed, left=left,
-                        stopped=str(stopped) if stopped else None, seconds=ended - started,
-                        rewrite_seconds=ended - rewrite_started)
+    return BatchSummary(
+        total=len(rows),
+        skipped=len(done),
+        ok=ok,
+        failed=failed,
+        left=left,
+        stopped=str(stopped) if stopped else None,
+        seconds=ended - started,
+        rewrite_seconds=ended - rewrite_started,
+    )
 
 
 class _OrderedStream:
@@ -276,8 +304,19 @@ def csv_cells(row: BatchRow) -> tuple:
         return (row.id, False, "failed", "", "", "", 0, 0, "[]", "", row.error or "")
     flagged = sum(1 for c in r.claims if c.label is not None and c.label.value != "ENT")
     spans = json.dumps([[s.start, s.end] for s in r.unfaithful_spans])
-    return (row.id, row.ok, r.state, r.label.value if r.label else "", r.hallucinated, f"{r.score:.4f}",
-            len(r.claims), flagged, spans, r.judge, row.error or r.error or "")
+    return (
+        row.id,
+        row.ok,
+        r.state,
+        r.label.value if r.label else "",
+        r.hallucinated,
+        f"{r.score:.4f}",
+        len(r.claims),
+        flagged,
+        spans,
+        r.judge,
+        row.error or r.error or "",
+    )
 
 
 def csv_line(cells: tuple) -> str:

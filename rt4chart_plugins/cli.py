@@ -39,35 +39,72 @@ LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout
 def add_judge_args(p: argparse.ArgumentParser) -> None:
     """The judge and pipeline flags, shared with the lab's ``rt4chart bench``."""
     g = p.add_argument_group("judge")
-    g.add_argument("--judge", choices=list(JUDGES), default=None,
-                   help="; ".join(f"{e.name}: {e.summary}" for e in JUDGES.values()))
-    g.add_argument("--model-path", help="local judge: any ChatML GGUF file instead of the pinned default; "
-                                        "trained judge: an artifact directory (`rt4chart train-verifier --out DIR`)")
+    g.add_argument(
+        "--judge", choices=list(JUDGES), default=None, help="; ".join(f"{e.name}: {e.summary}" for e in JUDGES.values())
+    )
+    g.add_argument(
+        "--model-path",
+        help="local judge: any ChatML GGUF file instead of the pinned default; "
+        "trained judge: an artifact directory (`rt4chart train-verifier --out DIR`)",
+    )
     g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
     g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
     g.add_argument("--model", dest="openai_model", help="openai judge: model name")
     g.add_argument("--no-cache", action="store_true", help="do not read or write the judge cache")
-    g.add_argument("--timeout", type=float, default=None,
-                   help="openai judge: seconds one request may take before it is retried (default 120)")
-    g.add_argument("--max-retries", type=int, default=None,
-                   help="openai judge: retries of a request that failed transiently (default 4)")
-    g.add_argument("--budget", type=float, default=None,
-                   help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)")
-    g.add_argument("--band", type=float, default=None,
-                   help="auto judge: how far from the threshold a claim's P(ENT) counts as uncertain (default 0.25)")
-    g.add_argument("--flag-only", action=argparse.BooleanOptionalAction, default=None,
-                   help="auto judge: the LLM judges only claims found supported, and can only flag them "
-                        "(default); --no-flag-only lets it relabel any uncertain claim")
+    g.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="openai judge: seconds one request may take before it is retried (default 120)",
+    )
+    g.add_argument(
+        "--max-retries",
+        type=int,
+        default=None,
+        help="openai judge: retries of a request that failed transiently (default 4)",
+    )
+    g.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)",
+    )
+    g.add_argument(
+        "--band",
+        type=float,
+        default=None,
+        help="auto judge: how far from the threshold a claim's P(ENT) counts as uncertain (default 0.25)",
+    )
+    g.add_argument(
+        "--flag-only",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="auto judge: the LLM judges only claims found supported, and can only flag them "
+        "(default); --no-flag-only lets it relabel any uncertain claim",
+    )
     g = p.add_argument_group("pipeline")
-    g.add_argument("--decomposition", choices=["llm", "sentence", "holistic"], default=None,
-                   help="claim decomposition (default: llm)")
-    g.add_argument("--window-size", type=int, default=None,
-                   help="W, context sentences per local window (default: the judge's; 25 for LLM judges, "
-                        "the whole context for the trained verifier)")
+    g.add_argument(
+        "--decomposition",
+        choices=["llm", "sentence", "holistic"],
+        default=None,
+        help="claim decomposition (default: llm)",
+    )
+    g.add_argument(
+        "--window-size",
+        type=int,
+        default=None,
+        help="W, context sentences per local window (default: the judge's; 25 for LLM judges, "
+        "the whole context for the trained verifier)",
+    )
     g.add_argument("--window-overlap", type=int, default=10)
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
-    g.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
-                   help="seconds one row may take; past them it fails with the reason (default: none)")
+    g.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds one row may take; past them it fails with the reason (default: none)",
+    )
 
 
 def judge_kwargs(args: argparse.Namespace) -> dict:
@@ -76,13 +113,21 @@ def judge_kwargs(args: argparse.Namespace) -> dict:
     kwargs: dict = {}
     if args.no_cache:
         kwargs["cache"] = False
-    transport = {k: v for k, v in (("timeout", getattr(args, "timeout", None)),
-                                   ("max_retries", getattr(args, "max_retries", None))) if v is not None}
+    transport = {
+        k: v
+        for k, v in (("timeout", getattr(args, "timeout", None)), ("max_retries", getattr(args, "max_retries", None)))
+        if v is not None
+    }
     if transport and name != "openai":
         raise InvalidInput(f"--timeout and --max-retries are for the openai judge (an endpoint), not {name!r}")
     if name == "openai":
-        kwargs.update({k: v for k, v in (("base_url", args.base_url), ("api_key", args.api_key),
-                                         ("model", args.openai_model)) if v})
+        kwargs.update(
+            {
+                k: v
+                for k, v in (("base_url", args.base_url), ("api_key", args.api_key), ("model", args.openai_model))
+                if v
+            }
+        )
         kwargs.update(transport)
     elif name == "trained":
         out = {"artifact_dir": args.model_path} if args.model_path else {}
@@ -112,8 +157,11 @@ def _verifier(args: argparse.Namespace):
         return GaspDetector(args.scorer, chunks=args.chunks, threshold=args.threshold)
     kwargs = judge_kwargs(args)
     judge = args.judge
-    config = {"window_size": args.window_size, "window_overlap": args.window_overlap,
-              "global_verification": not args.no_global}
+    config = {
+        "window_size": args.window_size,
+        "window_overlap": args.window_overlap,
+        "global_verification": not args.no_global,
+    }
     if args.decomposition:
         config["decomposition"] = args.decomposition
     if getattr(args, "deadline", None) is not None:
@@ -127,8 +175,9 @@ def _read_text(path: str, what: str) -> str:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{what} {'(stdin)' if path == '-' else path} is not valid UTF-8 "
-                           f"(byte {exc.start}: {exc.reason})") from None
+        raise InvalidInput(
+            f"{what} {'(stdin)' if path == '-' else path} is not valid UTF-8 (byte {exc.start}: {exc.reason})"
+        ) from None
     except IsADirectoryError:
         raise InvalidInput(f"{what} {path} is a directory, not a file") from None
 
@@ -151,8 +200,10 @@ def _read_context(paths: list[str]) -> str | list[str]:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     if args.html and args.input:
-        print("rt4chart verify: --html is for one answer; for a batch, `rt4chart report OUTPUT.jsonl -o audit.html`",
-              file=sys.stderr)
+        print(
+            "rt4chart verify: --html is for one answer; for a batch, `rt4chart report OUTPUT.jsonl -o audit.html`",
+            file=sys.stderr,
+        )
         return 2
     if args.input:
         if args.context or args.answer or args.answer_file:
@@ -171,24 +222,37 @@ def cmd_verify(args: argparse.Namespace) -> int:
         from rt4chart_plugins.batch import run_batch
 
         fmt = "jsonl" if args.format == "json" else args.format
-        summary = run_batch(_verifier(args), Path(args.input), args.output, format=fmt,
-                            concurrency=args.concurrency, progress=not args.quiet)
+        summary = run_batch(
+            _verifier(args),
+            Path(args.input),
+            args.output,
+            format=fmt,
+            concurrency=args.concurrency,
+            progress=not args.quiet,
+        )
         where = "stdout" if args.output == "-" else args.output
-        print(f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, "
-              f"{summary.failed} failed → {where}", file=sys.stderr)
+        print(
+            f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, "
+            f"{summary.failed} failed → {where}",
+            file=sys.stderr,
+        )
         if summary.stopped:
             print(f"rt4chart: stopped with {summary.left} row(s) left to do: {summary.stopped}", file=sys.stderr)
         return 1 if summary.failed or summary.stopped else 0
     if not args.context or (args.answer is None and not args.answer_file):
-        print("rt4chart verify: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
-              file=sys.stderr)
+        print(
+            "rt4chart verify: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
+            file=sys.stderr,
+        )
         return 2
     if args.output:
         print("rt4chart verify: -o is for a batch; one answer's report goes to stdout (--format json)", file=sys.stderr)
         return 2
     if sum(x == "-" for x in [*args.context, args.answer_file, args.question_file]) > 1:
-        print("rt4chart verify: only one of --context, --answer-file and --question-file can be - (stdin)",
-              file=sys.stderr)
+        print(
+            "rt4chart verify: only one of --context, --answer-file and --question-file can be - (stdin)",
+            file=sys.stderr,
+        )
         return 2
     context = _read_context(args.context)
     answer = _read_text(args.answer_file, "answer file") if args.answer_file else args.answer
@@ -201,8 +265,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         from rt4chart_plugins.types import BatchRow
 
         row = BatchRow(id="-", ok=report.state != "failed", report=report, error=report.error)
-        print(report.model_dump_json() if args.format == "jsonl" else csv_line(CSV_COLUMNS) + csv_line(csv_cells(row)),
-              end="\n" if args.format == "jsonl" else "")
+        print(
+            report.model_dump_json() if args.format == "jsonl" else csv_line(CSV_COLUMNS) + csv_line(csv_cells(row)),
+            end="\n" if args.format == "jsonl" else "",
+        )
     else:
         from rt4chart_plugins.render import render
 
@@ -238,7 +304,9 @@ def cmd_model(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rt4chart", description="Claim-level hallucination detection for RAG (RT4CHART)")
+    parser = argparse.ArgumentParser(
+        prog="rt4chart", description="Claim-level hallucination detection for RAG (RT4CHART)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     v = sub.add_parser("verify", help="verify one answer, or a JSONL file of samples")
@@ -249,31 +317,56 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--answer-file", help="read the answer from a file")
     v.add_argument("--question", help="the user question (optional)")
     v.add_argument("--question-file", help="read the question from a file")
-    v.add_argument("--format", choices=["text", "json", "jsonl", "csv"], default=None,
-                   help="one answer: text (default), json, jsonl (one line) or csv (one row); a batch: jsonl, csv "
-                        "or text, by default the output's extension's (.jsonl, .csv, .txt; else jsonl), and refused "
-                        "when it contradicts it")
+    v.add_argument(
+        "--format",
+        choices=["text", "json", "jsonl", "csv"],
+        default=None,
+        help="one answer: text (default), json, jsonl (one line) or csv (one row); a batch: jsonl, csv "
+        "or text, by default the output's extension's (.jsonl, .csv, .txt; else jsonl), and refused "
+        "when it contradicts it",
+    )
     v.add_argument("--html", metavar="PATH", help="one answer: also write its audit page, one self-contained HTML file")
     v.add_argument("--concurrency", type=int, default=2, help="batch: rows in flight")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     g = v.add_argument_group("method")
-    g.add_argument("--method", choices=["rt4chart", "gasp"], default="rt4chart",
-                   help="rt4chart: claims judged against the context (default); gasp: grounding sensitivity of "
-                        "each answer sentence under a small scoring LM (no judge)")
+    g.add_argument(
+        "--method",
+        choices=["rt4chart", "gasp"],
+        default="rt4chart",
+        help="rt4chart: claims judged against the context (default); gasp: grounding sensitivity of "
+        "each answer sentence under a small scoring LM (no judge)",
+    )
     g.add_argument("--scorer", default=None, help=f"gasp: scorer model, one of {', '.join(models.MODELS)}")
     g.add_argument("--chunks", type=int, default=None, help="gasp: K, context chunks left out one at a time")
-    g.add_argument("--threshold", type=float, default=None, help="gasp: risk threshold (default: calibrated); trained judge: the "
-                   "support at or above which a claim is ENT (default: the artifact's, fitted on train rows)")
+    g.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="gasp: risk threshold (default: calibrated); trained judge: the "
+        "support at or above which a claim is ENT (default: the artifact's, fitted on train rows)",
+    )
     g = v.add_argument_group("engine")
-    g.add_argument("--engine", choices=["local", "ray"], default="local",
-                   help="local: this process (default); ray: a Ray cluster (the [ray] extra), IN may then be a "
-                        "folder or glob of JSONL/Parquet files and -o a folder of shards (docs/ray.md)")
-    g.add_argument("--address", default=None, help="ray: the cluster, auto or HOST:PORT (default: $RAY_ADDRESS, "
-                                                   "else a local cluster started for the run)")
-    g.add_argument("--workers", type=int, default=None, help="ray: actors, each with its own judge "
-                                                             "(default: one per CPU of the cluster)")
-    g.add_argument("--rate-limit", type=float, default=None, help="ray, openai judge: API requests per second "
-                                                                  "shared by all actors")
+    g.add_argument(
+        "--engine",
+        choices=["local", "ray"],
+        default="local",
+        help="local: this process (default); ray: a Ray cluster (the [ray] extra), IN may then be a "
+        "folder or glob of JSONL/Parquet files and -o a folder of shards (docs/ray.md)",
+    )
+    g.add_argument(
+        "--address",
+        default=None,
+        help="ray: the cluster, auto or HOST:PORT (default: $RAY_ADDRESS, else a local cluster started for the run)",
+    )
+    g.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="ray: actors, each with its own judge (default: one per CPU of the cluster)",
+    )
+    g.add_argument(
+        "--rate-limit", type=float, default=None, help="ray, openai judge: API requests per second shared by all actors"
+    )
     add_judge_args(v)
     v.set_defaults(func=cmd_verify)
 
@@ -305,8 +398,11 @@ def main(argv: list[str] | None = None) -> int:
         if argv[:1] and argv[0] in extra:
             return extra[argv[0]].load()(argv[1:])
         if argv[:1] and argv[0] in LAB_COMMANDS:
-            print(f"rt4chart {argv[0]} is a lab command and the lab is not installed: from a checkout, "
-                  f"`pip install -e lab` (add `lab[train]` to rebuild the trained verifier)", file=sys.stderr)
+            print(
+                f"rt4chart {argv[0]} is a lab command and the lab is not installed: from a checkout, "
+                f"`pip install -e lab` (add `lab[train]` to rebuild the trained verifier)",
+                file=sys.stderr,
+            )
             return 2
         args = build_parser().parse_args(argv)
         return args.func(args)

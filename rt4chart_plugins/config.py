@@ -20,28 +20,34 @@ class PipelineConfig(BaseModel):
 
     decomposition: Literal["llm", "sentence", "holistic"] = "llm"
     window_size: int | None = Field(
-        None, ge=1, description="W: sentences per local window; None leaves it to the judge: the method's 25, or "
-                                "the whole context as one window for the trained verifier (Judge.one_window)")
+        None,
+        ge=1,
+        description="W: sentences per local window; None leaves it to the judge: the method's 25, or "
+        "the whole context as one window for the trained verifier (Judge.one_window)",
+    )
     window_overlap: int = Field(10, ge=0, description="O: sentences shared by consecutive windows")
     global_verification: bool = True
-    sub_sentence_spans: bool = Field(
-        True, description="ask the judge for the unsupported phrase of unfaithful claims"
-    )
+    sub_sentence_spans: bool = Field(True, description="ask the judge for the unsupported phrase of unfaithful claims")
     fact_check: bool = Field(
         True, description="overrule ENT when a claim states a number or name the context lacks (rules/facts.py)"
     )
     record_checks: bool = Field(
-        True, description="on structured (JSON) contexts, overrule ENT when a claim flips a yes/no field or gives "
-                          "other opening hours (rules/records, written for business records)"
+        True,
+        description="on structured (JSON) contexts, overrule ENT when a claim flips a yes/no field or gives "
+        "other opening hours (rules/records, written for business records)",
     )
     contrast_check: bool = Field(
-        True, description="overrule ENT when a claim reuses a context sentence's words with another negation, "
-                          "quantifier, modality, direction, roles or amount (rules/contrast/)"
+        True,
+        description="overrule ENT when a claim reuses a context sentence's words with another negation, "
+        "quantifier, modality, direction, roles or amount (rules/contrast/)",
     )
     deadline: float | None = Field(
-        None, gt=0, allow_inf_nan=False,
+        None,
+        gt=0,
+        allow_inf_nan=False,
         description="seconds one row may take; past them the row fails with the reason and its work stops (None: no "
-                    "deadline, though a caller's own timeout still stops the work)")
+        "deadline, though a caller's own timeout still stops the work)",
+    )
     max_context_chars: int = Field(
         2_000_000, ge=1, description="contexts longer than this are rejected rather than silently cut"
     )
@@ -77,7 +83,11 @@ def checked(name: str, value: Any, kind: Any) -> Any:
         raise InvalidInput(f"{name} must be {_WANTED.get(kind, 'valid')}, got {value!r}") from None
 
 
-_WANTED = {AtLeastOne: "a whole number of at least 1", AtLeastZero: "a whole number of at least 0",
-           Seconds: "a number of seconds above 0", SecondsOrNone: "a number of seconds of at least 0",
-           Finite: "a finite number"}
+_WANTED = {
+    AtLeastOne: "a whole number of at least 1",
+    AtLeastZero: "a whole number of at least 0",
+    Seconds: "a number of seconds above 0",
+    SecondsOrNone: "a number of seconds of at least 0",
+    Finite: "a finite number",
+}
 _ADAPTERS = {kind: TypeAdapter(kind) for kind in _WANTED}

@@ -51,18 +51,31 @@ class Detector(ABC):
     def verify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
         return run_sync(self.averify(context=context, answer=answer, question=question))
 
-    def verify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                    on_result: Callable[[int, Report], None] | None = None, progress: bool = False,
-                    keep: bool = True) -> list[Report]:
+    def verify_many(
+        self,
+        rows: Iterable[VerifyInput | dict],
+        *,
+        concurrency: int | None = None,
+        on_result: Callable[[int, Report], None] | None = None,
+        progress: bool = False,
+        keep: bool = True,
+    ) -> list[Report]:
         """The sync face of :meth:`averify_many`."""
-        return run_sync(self.averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress,
-                                          keep=keep))
+        return run_sync(
+            self.averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress, keep=keep)
+        )
 
     # ---- async -------------------------------------------------------------------------------
 
-    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                           on_result: Callable[[int, Report], None] | None = None,
-                           progress: bool = False, keep: bool = True) -> list[Report]:
+    async def averify_many(
+        self,
+        rows: Iterable[VerifyInput | dict],
+        *,
+        concurrency: int | None = None,
+        on_result: Callable[[int, Report], None] | None = None,
+        progress: bool = False,
+        keep: bool = True,
+    ) -> list[Report]:
         """One report per row, in order; a row that fails gets a ``failed`` report with its error.
 
         ``on_result(index, report)`` is called as each row finishes (a batch writes it then);
@@ -113,8 +126,9 @@ class Detector(ABC):
         return reports  # type: ignore[return-value]
 
 
-def check_input(context: object, answer: object, question: object,
-                max_chars: int) -> tuple[str | list[str], str, str | None]:
+def check_input(
+    context: object, answer: object, question: object, max_chars: int
+) -> tuple[str | list[str], str, str | None]:
     """The inputs checked (:class:`InvalidInput` says what is wrong) and cleaned (:func:`clean_text`)."""
     if not isinstance(answer, str):
         raise InvalidInput(f"answer must be a string, got {type(answer).__name__}")
@@ -123,20 +137,25 @@ def check_input(context: object, answer: object, question: object,
     elif isinstance(context, (list, tuple)):
         bad = [type(p).__name__ for p in context if not isinstance(p, str)]
         if bad:
-            raise InvalidInput(f"context must be a string or a list of strings; found items of type {', '.join(sorted(set(bad)))}")
+            raise InvalidInput(
+                f"context must be a string or a list of strings; found items of type {', '.join(sorted(set(bad)))}"
+            )
         total = sum(len(p) for p in context)
     else:
         raise InvalidInput(f"context must be a string or a list of strings, got {type(context).__name__}")
     if question is not None and not isinstance(question, str):
         raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
     if total > max_chars:
-        raise InvalidInput(f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)")
+        raise InvalidInput(
+            f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)"
+        )
     cleaned = clean_text(context) if isinstance(context, str) else [clean_text(p) for p in context]
     return cleaned, clean_text(answer), clean_text(question) if question is not None else None
 
 
-def sentence_inputs(detector: Detector, context: str | list[str], answer: str, question: str | None,
-                    max_chars: int) -> tuple[str | None, list[Sentence], list[Sentence], dict]:
+def sentence_inputs(
+    detector: Detector, context: str | list[str], answer: str, question: str | None, max_chars: int
+) -> tuple[str | None, list[Sentence], list[Sentence], dict]:
     """What a sentence-level detector (GASP, the readout) starts from: the checked inputs, the
     question (None when blank), the answer's and the context's sentences, and the report fields
     they fill (``base``)."""
@@ -144,41 +163,77 @@ def sentence_inputs(detector: Detector, context: str | list[str], answer: str, q
     question = question.strip() or None if question else None
     answer_sentences = segment_answer(answer)
     context_sentences = segment_context(context)
-    base = {"answer": answer, "question": question, "answer_sentences": answer_sentences,
-            "context_sentences": context_sentences, "judge": detector.name, "method": detector.method}
+    base = {
+        "answer": answer,
+        "question": question,
+        "answer_sentences": answer_sentences,
+        "context_sentences": context_sentences,
+        "judge": detector.name,
+        "method": detector.method,
+    }
     return question, answer_sentences, context_sentences, base
 
 
 def empty_context_report(sentences: list[Sentence], base: dict) -> Report:
     """Every sentence NIC, with no model run: an empty context can ground nothing."""
-    verdicts = [ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC,
-                             answer_span=Span(start=s.start, end=s.end, text=s.text),
-                             reason="the context is empty: nothing can ground this sentence")
-                for s in sentences]
+    verdicts = [
+        ClaimVerdict(
+            id=s.id,
+            text=s.text,
+            sentence_id=s.id,
+            label=Label.NIC,
+            answer_span=Span(start=s.start, end=s.end, text=s.text),
+            reason="the context is empty: nothing can ground this sentence",
+        )
+        for s in sentences
+    ]
     note = "the context is empty: every sentence is baseless (NIC); no model was run"
     return sentence_report(verdicts, base, Cost(), [note], None)
 
 
-def sentence_report(verdicts: list[ClaimVerdict], base: dict, cost: Cost, notes: list[str],
-                    risk: float | None, windows: list[Window] | None = None) -> Report:
+def sentence_report(
+    verdicts: list[ClaimVerdict],
+    base: dict,
+    cost: Cost,
+    notes: list[str],
+    risk: float | None,
+    windows: list[Window] | None = None,
+) -> Report:
     """The report of a detector that judges whole answer sentences (GASP, the readout): the
     answer's verdict, its unfaithful spans (the flagged sentences) and the answer's risk (None
     when nothing finite was scored). ``base`` holds the inputs' fields."""
     label, hallucinated, score, state = answer_verdict(verdicts)
     spans = unfaithful_spans(base["answer"], verdicts)
     finite = risk is not None and math.isfinite(risk)
-    return Report(label=label, hallucinated=hallucinated, score=score, state=state, claims=verdicts,
-                  unfaithful_spans=spans, phrase_spans=spans, windows=windows or [], notes=notes, cost=cost,
-                  risk=risk if finite else None,
-                  error="no answer sentence could be scored" if state == "failed" else None, **base)
+    return Report(
+        label=label,
+        hallucinated=hallucinated,
+        score=score,
+        state=state,
+        claims=verdicts,
+        unfaithful_spans=spans,
+        phrase_spans=spans,
+        windows=windows or [],
+        notes=notes,
+        cost=cost,
+        risk=risk if finite else None,
+        error="no answer sentence could be scored" if state == "failed" else None,
+        **base,
+    )
 
 
 def failed_report(row: object, exc: BaseException) -> Report:
     """The report of a row that could not be verified. It must always serialize (a batch writes
     it), so its texts are cleaned and a pydantic error becomes its short readable form."""
     answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
-    return Report(label=None, hallucinated=False, score=0.0, state="failed",
-                  answer=clean_text(answer) if isinstance(answer, str) else "", error=clean_text(describe_error(exc)))
+    return Report(
+        label=None,
+        hallucinated=False,
+        score=0.0,
+        state="failed",
+        answer=clean_text(answer) if isinstance(answer, str) else "",
+        error=clean_text(describe_error(exc)),
+    )
 
 
 def describe_error(exc: BaseException) -> str:
@@ -189,7 +244,8 @@ def describe_error(exc: BaseException) -> str:
 
     if isinstance(exc, ValidationError):
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'row'}: {e['msg']}" for e in exc.errors(include_url=False))
+            f"{'.'.join(str(p) for p in e['loc']) or 'row'}: {e['msg']}" for e in exc.errors(include_url=False)
+        )
         return f"InvalidInput: {problems}"
     if isinstance(exc, RecursionError):
         return "InvalidInput: the input is nested too deeply"

@@ -34,8 +34,6 @@ class MissingExtra(Rt4chartError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
 
     def __init__(self, package: str, extra: str):
-        super().__init__(
-            f"{package} is not installed. Install it with: pip install \"rt4chart-plugins[{extra}]\""
-        )
+        super().__init__(f'{package} is not installed. Install it with: pip install "rt4chart-plugins[{extra}]"')
         self.package = package
         self.extra = extra

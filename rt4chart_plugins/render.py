@@ -48,7 +48,8 @@ def render(report: Report, console: Console | None = None) -> None:
     console = console or Console()
     label = report.label.value if report.label else report.state.upper()
     head = Text.assemble(
-        ("Verdict: ", "bold"), (label, _STYLE.get(report.label, "bold")),
+        ("Verdict: ", "bold"),
+        (label, _STYLE.get(report.label, "bold")),
         f"   hallucinated: {'yes' if report.hallucinated else 'no'}",
         f"   score: {report.score:.2f}   state: {report.state}   judge: {report.judge}",
         f"   risk: {report.risk:.2f}" if report.risk is not None else "",
@@ -67,12 +68,18 @@ def render(report: Report, console: Console | None = None) -> None:
         table.add_column("reason", ratio=2)
         for c in report.claims:
             lab = c.label.value if c.label else "UNJUDGED"
-            evidence = "\n".join(
-                f"[{e.sentence_id}] “{e.text}”" + (f"  (passage {e.passage})" if len(set(x.passage for x in report.context_sentences)) > 1 else "")
-                for e in c.evidence
-            ) or "—"
+            evidence = (
+                "\n".join(
+                    f"[{e.sentence_id}] “{e.text}”"
+                    + (f"  (passage {e.passage})" if len(set(x.passage for x in report.context_sentences)) > 1 else "")
+                    for e in c.evidence
+                )
+                or "—"
+            )
             claim = f"{c.text}\n(sentence {c.sentence_id})" if c.sentence_id >= 0 else c.text
-            table.add_row(str(c.id), Text(lab, style=_STYLE.get(c.label, "dim")), claim, evidence, c.reason or c.error or "")
+            table.add_row(
+                str(c.id), Text(lab, style=_STYLE.get(c.label, "dim")), claim, evidence, c.reason or c.error or ""
+            )
         console.print(table)
     cost = report.cost
     if report.method == "gasp":

@@ -107,8 +107,14 @@ class Evidence(BaseModel):
     @classmethod
     def of(cls, sentence: Sentence) -> Evidence:
         """The citation of one context sentence, where it lies in the caller's input."""
-        return cls(sentence_id=sentence.id, passage=sentence.passage, start=sentence.start, end=sentence.end,
-                   text=sentence.text, field=sentence.field)
+        return cls(
+            sentence_id=sentence.id,
+            passage=sentence.passage,
+            start=sentence.start,
+            end=sentence.end,
+            text=sentence.text,
+            field=sentence.field,
+        )
 
 
 class LocalVerdict(BaseModel):
@@ -220,8 +226,11 @@ class Report(BaseModel):
     ``failed`` no claim could be judged (``error`` says why).
     """
 
-    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
-        {"schema_version": SCHEMA_VERSION, "package_version": package_version()}))
+    model_config = ConfigDict(
+        json_schema_extra=lambda schema: schema.update(
+            {"schema_version": SCHEMA_VERSION, "package_version": package_version()}
+        )
+    )
 
     label: Label | None
     hallucinated: bool

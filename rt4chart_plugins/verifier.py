@@ -49,7 +49,8 @@ def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
         # a model-level check has no location, and pydantic prefixes its message with "Value error, "
         problems = "; ".join(
             (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
-            for e in exc.errors(include_url=False))
+            for e in exc.errors(include_url=False)
+        )
         raise InvalidInput(f"invalid pipeline options: {problems}") from None
 
 
@@ -58,10 +59,13 @@ def check_judge_options(judge: str | None, kwargs: dict[str, Any]) -> None:
     known = judge_options(judge)
     unknown = sorted(set(kwargs) - set(known))
     if unknown:
-        hints = [f"{n!r}" + (f" (did you mean {c[0]!r}?)" if (c := difflib.get_close_matches(n, known, n=1)) else "")
-                 for n in unknown]
-        raise InvalidInput(f"the {judge_name(judge)!r} judge takes no option {', '.join(hints)}; "
-                           f"it takes {', '.join(known) or 'none'}")
+        hints = [
+            f"{n!r}" + (f" (did you mean {c[0]!r}?)" if (c := difflib.get_close_matches(n, known, n=1)) else "")
+            for n in unknown
+        ]
+        raise InvalidInput(
+            f"the {judge_name(judge)!r} judge takes no option {', '.join(hints)}; it takes {', '.join(known) or 'none'}"
+        )
 
 
 class Verifier(Detector):
@@ -72,8 +76,14 @@ class Verifier(Detector):
     ``sub_sentence_spans``) are validated up front.
     """
 
-    def __init__(self, judge: Judge | str | None = None, *, concurrency: int = 4,
-                 judge_kwargs: dict[str, Any] | None = None, **config: Any):
+    def __init__(
+        self,
+        judge: Judge | str | None = None,
+        *,
+        concurrency: int = 4,
+        judge_kwargs: dict[str, Any] | None = None,
+        **config: Any,
+    ):
         self.config = pipeline_config(config)
         self._judge_spec = judge
         self._judge_kwargs = judge_kwargs or {}
@@ -89,9 +99,15 @@ class Verifier(Detector):
     def prepare(self) -> None:
         self.judge.prepare()
 
-    async def averify_many(self, rows: Iterable[VerifyInput | dict], *, concurrency: int | None = None,
-                           on_result: Callable[[int, Report], None] | None = None,
-                           progress: bool = False, keep: bool = True) -> list[Report]:
+    async def averify_many(
+        self,
+        rows: Iterable[VerifyInput | dict],
+        *,
+        concurrency: int | None = None,
+        on_result: Callable[[int, Report], None] | None = None,
+        progress: bool = False,
+        keep: bool = True,
+    ) -> list[Report]:
         """:meth:`Detector.averify_many`, with the judge built first: an option it refuses
         (``timeout=-1``) is one :class:`InvalidInput` for the call, not the same failure in every row."""
         try:
@@ -100,8 +116,9 @@ class Verifier(Detector):
             raise
         except Exception:  # noqa: BLE001 - a judge that cannot load (a missing model) fails each row, as it says
             pass
-        return await super().averify_many(rows, concurrency=concurrency, on_result=on_result, progress=progress,
-                                          keep=keep)
+        return await super().averify_many(
+            rows, concurrency=concurrency, on_result=on_result, progress=progress, keep=keep
+        )
 
     @property
     def judge(self) -> Judge:
@@ -125,9 +142,16 @@ class Verifier(Detector):
             if not watch.passed:
                 raise
             watch.cancel()
-            return Report(label=None, hallucinated=False, score=0.0, state="failed", answer=answer,
-                          question=question.strip() or None if question else None, judge=self.judge.name,
-                          error=watch.reason())
+            return Report(
+                label=None,
+                hallucinated=False,
+                score=0.0,
+                state="failed",
+                answer=answer,
+                question=question.strip() or None if question else None,
+                judge=self.judge.name,
+                error=watch.reason(),
+            )
         except asyncio.CancelledError:
             watch.cancel()
             raise
@@ -151,9 +175,20 @@ class Verifier(Detector):
             claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
         except InvalidReply as exc:  # asked again and still cut off or unreadable: no claim is made up from it
             cost.seconds = time.perf_counter() - started
-            return Report(label=None, hallucinated=False, score=0.0, state="failed", answer=answer, question=question,
-                          answer_sentences=answer_sentences, context_sentences=context_sentences, notes=notes,
-                          cost=cost, judge=judge.name, error=f"no claim could be judged: {exc}")
+            return Report(
+                label=None,
+                hallucinated=False,
+                score=0.0,
+                state="failed",
+                answer=answer,
+                question=question,
+                answer_sentences=answer_sentences,
+                context_sentences=context_sentences,
+                notes=notes,
+                cost=cost,
+                judge=judge.name,
+                error=f"no claim could be judged: {exc}",
+            )
         windows: list = []
         final: dict[int, Judgement] = {}
         local: dict[int, LocalVerdict] = {}
@@ -170,32 +205,70 @@ class Verifier(Detector):
             run_global = cfg.global_verification and len(windows) > 1
             stage("judging the claims")
             local, deciding, unjudged = await verify_local(
-                claims, context_sentences, windows, judge, question, cost, corrections,
+                claims,
+                context_sentences,
+                windows,
+                judge,
+                question,
+                cost,
+                corrections,
                 want_phrase=cfg.sub_sentence_spans and not run_global,
             )
             final = dict(deciding)
             if run_global:
                 stage("judging the claims against the whole context")
-                final.update(await verify_global(
-                    claims, local, context_sentences, costs, windows, judge, question,
-                    cfg.sub_sentence_spans, cost, corrections, notes,
-                ))
+                final.update(
+                    await verify_global(
+                        claims,
+                        local,
+                        context_sentences,
+                        costs,
+                        windows,
+                        judge,
+                        question,
+                        cfg.sub_sentence_spans,
+                        cost,
+                        corrections,
+                        notes,
+                    )
+                )
             elif cfg.global_verification and whole_context(cfg.window_size, judge):
-                notes.append("global verification skipped: the judge read the whole context as one window, "
-                             "so it would repeat the local pass")
+                notes.append(
+                    "global verification skipped: the judge read the whole context as one window, "
+                    "so it would repeat the local pass"
+                )
             elif cfg.global_verification:
-                notes.append("global verification skipped: the context fits in one window, so it would repeat the local pass")
+                notes.append(
+                    "global verification skipped: the context fits in one window, so it would repeat the local pass"
+                )
 
         verdicts = [
-            claim_verdict(c, final.get(c.id), local.get(c.id), unjudged.get(c.id), answer_sentences,
-                           context_sentences, corrections, global_checked=len(windows) > 1 and cfg.global_verification)
+            claim_verdict(
+                c,
+                final.get(c.id),
+                local.get(c.id),
+                unjudged.get(c.id),
+                answer_sentences,
+                context_sentences,
+                corrections,
+                global_checked=len(windows) > 1 and cfg.global_verification,
+            )
             for c in claims
         ]
         if context_sentences:
             stage("applying the rules")
-            await asyncio.to_thread(apply_rules, verdicts, context, context_sentences, question, notes,
-                                    answer_sentences=answer_sentences,
-                                    facts=cfg.fact_check, records=cfg.record_checks, contrasts=cfg.contrast_check)
+            await asyncio.to_thread(
+                apply_rules,
+                verdicts,
+                context,
+                context_sentences,
+                question,
+                notes,
+                answer_sentences=answer_sentences,
+                facts=cfg.fact_check,
+                records=cfg.record_checks,
+                contrasts=cfg.contrast_check,
+            )
         label, hallucinated, score, state = answer_verdict(verdicts)
         cost.seconds = time.perf_counter() - started
         return Report(

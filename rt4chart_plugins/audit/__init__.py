@@ -8,6 +8,21 @@ from rt4chart_plugins.audit.html import render_html, write_html
 from rt4chart_plugins.audit.rows import AuditRow, as_rows, load_results
 from rt4chart_plugins.audit.table import ClaimRow, claim_rows, reports_to_dataframe, write_table
 
-__all__ = ["write_html", "render_html", "AuditRow", "as_rows", "load_results", "ClaimRow", "claim_rows",
-           "reports_to_dataframe", "write_table", "diff_reports", "write_diff", "AuditDiff", "RowChange", "ClaimChange",
-           "assert_no_regression", "FaithfulnessRegression"]
+__all__ = [
+    "write_html",
+    "render_html",
+    "AuditRow",
+    "as_rows",
+    "load_results",
+    "ClaimRow",
+    "claim_rows",
+    "reports_to_dataframe",
+    "write_table",
+    "diff_reports",
+    "write_diff",
+    "AuditDiff",
+    "RowChange",
+    "ClaimChange",
+    "assert_no_regression",
+    "FaithfulnessRegression",
+]

@@ -81,8 +81,9 @@ def similarity(b: ClaimVerdict, a: ClaimVerdict, len_b: int, len_a: int) -> floa
     return 0.8 * wording + 0.2 * place
 
 
-def pair_claims(before: list[ClaimVerdict], after: list[ClaimVerdict], *, before_length: int = 0,
-                after_length: int = 0) -> list[Pair]:
+def pair_claims(
+    before: list[ClaimVerdict], after: list[ClaimVerdict], *, before_length: int = 0, after_length: int = 0
+) -> list[Pair]:
     """Every claim of both lists in exactly one :class:`Pair`, in the order of the answer after
     (claims only before at their place). ``*_length``: the answers' lengths, for the places
     (unknown, as in a bench record that keeps no text: the end of the last span)."""
@@ -125,8 +126,11 @@ def pair_claims(before: list[ClaimVerdict], after: list[ClaimVerdict], *, before
             return order_after[id(p.after)], 1
         # a claim dropped: just after the claim that followed it before, by its position then
         k = order_before[id(p.before)]
-        later = [order_after[id(q.after)] for q in pairs
-                 if q.before is not None and q.after is not None and order_before[id(q.before)] > k]
+        later = [
+            order_after[id(q.after)]
+            for q in pairs
+            if q.before is not None and q.after is not None and order_before[id(q.before)] > k
+        ]
         return (min(later) - 0.5 if later else len(after) + k), 0
 
     return sorted(pairs, key=key)

@@ -333,5 +333,7 @@ def csp_hash(script: str) -> str:
 
 
 #: no request of any kind, no script but the page's own two: a second wall behind the escaping
-CSP = (f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
-       f"script-src {csp_hash(HEAD_JS)} {csp_hash(JS)}; base-uri 'none'; form-action 'none'")
+CSP = (
+    f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+    f"script-src {csp_hash(HEAD_JS)} {csp_hash(JS)}; base-uri 'none'; form-action 'none'"
+)

@@ -17,15 +17,30 @@ def register(sub: Any) -> None:
     r = sub.add_parser("report", help="an HTML audit (one self-contained file) of verify or bench results")
     r.add_argument("results", help="JSONL written by `rt4chart verify FILE -o …` or a bench run's <system>.jsonl")
     r.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    r.add_argument("--input", help="the samples JSONL the results came from: its other fields (task, meta…) "
-                                   "become the page's field filter")
+    r.add_argument(
+        "--input",
+        help="the samples JSONL the results came from: its other fields (task, meta…) become the page's field filter",
+    )
     r.add_argument("--title", default=None, help="the page's title (default: the results file's name)")
-    r.add_argument("--baseline", metavar="RESULTS", help="an earlier run of the same rows: each row shows its change "
-                                                         "and the page sorts by it (`rt4chart diff` compares both)")
-    r.add_argument("--by", nargs="+", metavar="FIELD", default=None,
-                   help="the input fields to aggregate by (default: each with 2 to 30 values, such as task)")
-    r.add_argument("--plain", action="store_true", help="every row as markup, however many (default: past 1,000 "
-                                                        "rows the rows after the first page are compressed)")
+    r.add_argument(
+        "--baseline",
+        metavar="RESULTS",
+        help="an earlier run of the same rows: each row shows its change "
+        "and the page sorts by it (`rt4chart diff` compares both)",
+    )
+    r.add_argument(
+        "--by",
+        nargs="+",
+        metavar="FIELD",
+        default=None,
+        help="the input fields to aggregate by (default: each with 2 to 30 values, such as task)",
+    )
+    r.add_argument(
+        "--plain",
+        action="store_true",
+        help="every row as markup, however many (default: past 1,000 "
+        "rows the rows after the first page are compressed)",
+    )
     r.set_defaults(func=cmd_report)
 
     x = sub.add_parser("export", help="one row per claim of verify or bench results, as CSV or parquet")
@@ -50,26 +65,55 @@ def _rules(given: list[str]) -> list[str]:
 
 def register_diff(sub: Any) -> None:
     """``rt4chart diff BEFORE AFTER``: two audits compared, and the CI gate."""
-    d = sub.add_parser("diff", help="compare two runs: answers newly hallucinated, fixed, claims that changed; "
-                                    "a CI gate", description="Exit status: 0 the gate passed (or none was set); "
-                                                             "1 it failed; 2 bad usage or input.")
+    d = sub.add_parser(
+        "diff",
+        help="compare two runs: answers newly hallucinated, fixed, claims that changed; a CI gate",
+        description="Exit status: 0 the gate passed (or none was set); 1 it failed; 2 bad usage or input.",
+    )
     d.add_argument("before", help="the earlier run: `rt4chart verify` batch output or a bench run's <system>.jsonl")
     d.add_argument("after", help="the later run, in either form")
-    d.add_argument("-o", "--output", action="append", default=[], metavar="PATH",
-                   help="write the diff as its extension says: .html (the compare page), .jsonl (one answer a "
-                        "line), .csv (one claim a line); may be repeated")
-    d.add_argument("--format", choices=["table", "jsonl", "csv"], default=None,
-                   help="what goes to stdout (default: table, or nothing when -o is given)")
-    d.add_argument("--input", help="the samples JSONL both runs came from: its other fields (task, meta…) group the "
-                                   "summary and the page")
-    d.add_argument("--by", nargs="+", metavar="FIELD", default=None,
-                   help="the input fields to group by (default: each with 2 to 30 values)")
-    d.add_argument("--fail-on", action="append", default=[], metavar="RULE[,RULE]",
-                   help="exit 1 when: new-hallucinations (an answer faithful before is hallucinated after), "
-                        "new-unfaithful-claims (a claim newly CON or NIC), new-failures (an answer scored before "
-                        "failed after), missing-rows (a row of the run before is missing after)")
-    d.add_argument("--max-score-drop", type=float, default=None, metavar="X",
-                   help="exit 1 when the mean score of the answers scored in both runs drops by more than X")
+    d.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="write the diff as its extension says: .html (the compare page), .jsonl (one answer a "
+        "line), .csv (one claim a line); may be repeated",
+    )
+    d.add_argument(
+        "--format",
+        choices=["table", "jsonl", "csv"],
+        default=None,
+        help="what goes to stdout (default: table, or nothing when -o is given)",
+    )
+    d.add_argument(
+        "--input",
+        help="the samples JSONL both runs came from: its other fields (task, meta…) group the summary and the page",
+    )
+    d.add_argument(
+        "--by",
+        nargs="+",
+        metavar="FIELD",
+        default=None,
+        help="the input fields to group by (default: each with 2 to 30 values)",
+    )
+    d.add_argument(
+        "--fail-on",
+        action="append",
+        default=[],
+        metavar="RULE[,RULE]",
+        help="exit 1 when: new-hallucinations (an answer faithful before is hallucinated after), "
+        "new-unfaithful-claims (a claim newly CON or NIC), new-failures (an answer scored before "
+        "failed after), missing-rows (a row of the run before is missing after)",
+    )
+    d.add_argument(
+        "--max-score-drop",
+        type=float,
+        default=None,
+        metavar="X",
+        help="exit 1 when the mean score of the answers scored in both runs drops by more than X",
+    )
     d.add_argument("--junit", metavar="PATH", help="write the gate as JUnit XML: one test case per answer")
     d.add_argument("--title", default=None, help="the compare page's title")
     d.set_defaults(func=cmd_diff)
@@ -107,9 +151,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print(failure_message(diff, violations), file=sys.stderr)
         return 1
     if gate.fail_on or gate.max_score_drop is not None:
-        print("gate passed: " + ", ".join([*gate.fail_on] + ([f"max-score-drop {gate.max_score_drop}"]
-                                                             if gate.max_score_drop is not None else [])),
-              file=sys.stderr)
+        print(
+            "gate passed: "
+            + ", ".join(
+                [*gate.fail_on] + ([f"max-score-drop {gate.max_score_drop}"] if gate.max_score_drop is not None else [])
+            ),
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -121,8 +169,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     rows = load_results(results, inputs=args.input)
     settings, metrics = bench_context(results)
     baseline = load_results(args.baseline, inputs=args.input) if args.baseline else None
-    write_html(rows, args.output, title=args.title or f"RT4CHART audit: {results.name}", settings=settings,
-               metrics=metrics, by=args.by, baseline=baseline, compress=False if args.plain else None)
+    write_html(
+        rows,
+        args.output,
+        title=args.title or f"RT4CHART audit: {results.name}",
+        settings=settings,
+        metrics=metrics,
+        by=args.by,
+        baseline=baseline,
+        compress=False if args.plain else None,
+    )
     failed = sum(1 for r in rows if not r.ok)
     print(f"{len(rows)} rows ({failed} failed) → {args.output}", file=sys.stderr)
     return 0
@@ -142,8 +198,17 @@ def write_verify_html(report: Any, args: argparse.Namespace) -> None:
     the flags it was verified with in the header."""
     from rt4chart_plugins.audit.html import write_html
 
-    keys = ("method", "judge", "decomposition", "window_size", "window_overlap", "no_global", "scorer", "chunks",
-            "threshold")
+    keys = (
+        "method",
+        "judge",
+        "decomposition",
+        "window_size",
+        "window_overlap",
+        "no_global",
+        "scorer",
+        "chunks",
+        "threshold",
+    )
     settings = {k: v for k in keys if (v := getattr(args, k, None)) not in (None, False)}
     write_html([("answer", report)], args.html, title="RT4CHART audit", settings=settings)
     print(f"audit → {args.html}", file=sys.stderr)

@@ -14,10 +14,32 @@ from pathlib import Path
 from typing import Any
 
 from rt4chart_plugins.audit.chart import histogram_svg
-from rt4chart_plugins.audit.diff import CLAIM_WORDS, ROW_WORDS, AuditDiff, ClaimChange, ClaimDiff, DiffSummary, RowChange, RowDiff, Side
+from rt4chart_plugins.audit.diff import (
+    CLAIM_WORDS,
+    ROW_WORDS,
+    AuditDiff,
+    ClaimChange,
+    ClaimDiff,
+    DiffSummary,
+    RowChange,
+    RowDiff,
+    Side,
+)
 from rt4chart_plugins.audit.html import (
-    PAGE_END, anchor, claim_item, context_block, e, evidence_ids, field_options, marked_answer, nav_tail, options,
-    index_entry, page_head, risk_scale, write_parts,
+    PAGE_END,
+    anchor,
+    claim_item,
+    context_block,
+    e,
+    evidence_ids,
+    field_options,
+    marked_answer,
+    nav_tail,
+    options,
+    index_entry,
+    page_head,
+    risk_scale,
+    write_parts,
 )
 from rt4chart_plugins.audit.pack import rows_section
 from rt4chart_plugins.audit.rows import AuditRow
@@ -25,11 +47,25 @@ from rt4chart_plugins.types import Report
 
 #: the claims ``j`` / ``k`` step through: each changed pair once, on the side after (else before)
 STEP = "li.claim.step"
-_CHANGED = (ClaimChange.NEW_UNFAITHFUL, ClaimChange.CHANGED_LABEL, ClaimChange.FIXED, ClaimChange.ADDED,
-            ClaimChange.REMOVED)
+_CHANGED = (
+    ClaimChange.NEW_UNFAITHFUL,
+    ClaimChange.CHANGED_LABEL,
+    ClaimChange.FIXED,
+    ClaimChange.ADDED,
+    ClaimChange.REMOVED,
+)
 #: the score-change histogram's bins: losses, no change, gains
-_BINS = [(-1.0, -0.75), (-0.75, -0.5), (-0.5, -0.25), (-0.25, 0.0), (0.0, 0.0), (0.0, 0.25), (0.25, 0.5),
-         (0.5, 0.75), (0.75, 1.0)]
+_BINS = [
+    (-1.0, -0.75),
+    (-0.75, -0.5),
+    (-0.5, -0.25),
+    (-0.25, 0.0),
+    (0.0, 0.0),
+    (0.0, 0.25),
+    (0.25, 0.5),
+    (0.5, 0.75),
+    (0.75, 1.0),
+]
 
 
 def _bin(delta: float) -> int:
@@ -45,13 +81,27 @@ def change_histogram(diff: AuditDiff) -> str:
     for row in diff.rows:
         if row.score_change is not None:
             counts[_bin(row.score_change)] += 1
-    labels = ["−1 to −.75", "−.75 to −.5", "−.5 to −.25", "−.25 to 0", "no change", "0 to .25", ".25 to .5",
-              ".5 to .75", ".75 to 1"]
+    labels = [
+        "−1 to −.75",
+        "−.75 to −.5",
+        "−.5 to −.25",
+        "−.25 to 0",
+        "no change",
+        "0 to .25",
+        ".25 to .5",
+        ".5 to .75",
+        ".75 to 1",
+    ]
     titles = [f"{n} answers with a score change of {label}" for n, label in zip(counts, labels)]
     ticks = ["−1…−.75", "−.75…−.5", "−.5…−.25", "−.25…0", "0", "0….25", ".25….5", ".5….75", ".75…1"]
-    return histogram_svg(counts, ticks, caption="answers by score change (after − before)", bar_titles=titles,
-                         x_title="score change (after − before)",
-                         classes=["loss"] * 4 + ["same"] + ["gain"] * 4)
+    return histogram_svg(
+        counts,
+        ticks,
+        caption="answers by score change (after − before)",
+        bar_titles=titles,
+        x_title="score change (after − before)",
+        classes=["loss"] * 4 + ["same"] + ["gain"] * 4,
+    )
 
 
 def _mean(v: float | None) -> str:
@@ -61,28 +111,48 @@ def _mean(v: float | None) -> str:
 def summary_header(diff: AuditDiff, title: str) -> str:
     s: DiffSummary = diff.summary
     change = s.mean_score_change
-    rows = [("runs", f"{e(s.before)} → {e(s.after)}"),
-            ("answers", f"{s.rows} ({s.matched} in both runs, {s.scored_in_both} scored in both)"),
-            ("changes", ", ".join(f'<span class="chg {e(k)}">{e(ROW_WORDS[RowChange(k)])}</span> {n}'
-                                  for k, n in s.changes.items()) or "—"),
-            ("claims", ", ".join(f'<span class="chg {e(k)}">{e(CLAIM_WORDS[ClaimChange(k)])}</span> {n}'
-                                 for k, n in s.claim_changes.items()) or "—"),
-            ("mean score", f"{_mean(s.mean_score_before)} → {_mean(s.mean_score_after)}"
-                           f" ({'—' if change is None else format(change, '+.3f')})"),
-            ("hallucinated", f"{s.hallucinated_before} → {s.hallucinated_after} (of the answers scored in both)")]
+    rows = [
+        ("runs", f"{e(s.before)} → {e(s.after)}"),
+        ("answers", f"{s.rows} ({s.matched} in both runs, {s.scored_in_both} scored in both)"),
+        (
+            "changes",
+            ", ".join(f'<span class="chg {e(k)}">{e(ROW_WORDS[RowChange(k)])}</span> {n}' for k, n in s.changes.items())
+            or "—",
+        ),
+        (
+            "claims",
+            ", ".join(
+                f'<span class="chg {e(k)}">{e(CLAIM_WORDS[ClaimChange(k)])}</span> {n}'
+                for k, n in s.claim_changes.items()
+            )
+            or "—",
+        ),
+        (
+            "mean score",
+            f"{_mean(s.mean_score_before)} → {_mean(s.mean_score_after)}"
+            f" ({'—' if change is None else format(change, '+.3f')})",
+        ),
+        ("hallucinated", f"{s.hallucinated_before} → {s.hallucinated_after} (of the answers scored in both)"),
+    ]
     cells = "".join(f"<tr><th>{e(k)}</th><td>{v}</td></tr>" for k, v in rows)
-    out = [f'<header class="top"><h1>{e(title)}</h1><div class="stats"><table>{cells}</table>',
-           f'<figure><figcaption class="muted">answers by score change</figcaption>{change_histogram(diff)}</figure>'
-           "</div>"]
+    out = [
+        f'<header class="top"><h1>{e(title)}</h1><div class="stats"><table>{cells}</table>',
+        f'<figure><figcaption class="muted">answers by score change</figcaption>{change_histogram(diff)}</figure>'
+        "</div>",
+    ]
     if s.groups:
-        out.append('<table class="groups"><caption>by input field</caption><tr><th>field = value</th><th>answers</th>'
-                   "<th>newly hallucinated</th><th>fixed</th><th>still hallucinated</th><th>mean score before</th>"
-                   "<th>after</th></tr>")
+        out.append(
+            '<table class="groups"><caption>by input field</caption><tr><th>field = value</th><th>answers</th>'
+            "<th>newly hallucinated</th><th>fixed</th><th>still hallucinated</th><th>mean score before</th>"
+            "<th>after</th></tr>"
+        )
         for g in s.groups:
-            out.append(f"<tr><td>{e(g.field)} = {e(g.value)}</td><td>{g.rows}</td>"
-                       f"<td>{g.changes.get('newly_hallucinated', 0)}</td><td>{g.changes.get('fixed', 0)}</td>"
-                       f"<td>{g.changes.get('still_hallucinated', 0)}</td><td>{_mean(g.mean_score_before)}</td>"
-                       f"<td>{_mean(g.mean_score_after)}</td></tr>")
+            out.append(
+                f"<tr><td>{e(g.field)} = {e(g.value)}</td><td>{g.rows}</td>"
+                f"<td>{g.changes.get('newly_hallucinated', 0)}</td><td>{g.changes.get('fixed', 0)}</td>"
+                f"<td>{g.changes.get('still_hallucinated', 0)}</td><td>{_mean(g.mean_score_before)}</td>"
+                f"<td>{_mean(g.mean_score_after)}</td></tr>"
+            )
         out.append("</table>")
     out.append("</header>")
     return "".join(out)
@@ -91,19 +161,34 @@ def summary_header(diff: AuditDiff, title: str) -> str:
 def controls(diff: AuditDiff) -> str:
     s = diff.summary
     kinds = options([(k, f"{ROW_WORDS[RowChange(k)]} ({n})") for k, n in s.changes.items()])
-    sorts = options([("change", "change, worst first"), ("delta", "score change, largest drop first"),
-                     ("score", "score after, lowest first"), ("conf", "confidence after, least sure first")])
+    sorts = options(
+        [
+            ("change", "change, worst first"),
+            ("delta", "score change, largest drop first"),
+            ("score", "score after, lowest first"),
+            ("conf", "confidence after, least sure first"),
+        ]
+    )
     tail = nav_tail().replace("next / previous flagged claim", "next / previous changed claim")
-    return ('<nav class="controls">'
-            f'<label>change <select id="f-change"><option value="">any</option>{kinds}</select></label>'
-            '<label><input type="checkbox" id="f-h"> hallucinated after</label>'
-            f'<label>field <select id="f-meta"><option value="">any</option>'
-            f'{field_options([r.meta for r in diff.rows])}</select></label>'
-            f'<label>sort <select id="f-sort">{sorts}</select></label>' + tail)
+    return (
+        '<nav class="controls">'
+        f'<label>change <select id="f-change"><option value="">any</option>{kinds}</select></label>'
+        '<label><input type="checkbox" id="f-h"> hallucinated after</label>'
+        f'<label>field <select id="f-meta"><option value="">any</option>'
+        f"{field_options([r.meta for r in diff.rows])}</select></label>"
+        f'<label>sort <select id="f-sort">{sorts}</select></label>' + tail
+    )
 
 
-def _side(report: Report | None, side: Side | None, which: str, claims: dict[int, ClaimDiff], prefix: str, *,
-          pair_ids: dict[int, int]) -> str:
+def _side(
+    report: Report | None,
+    side: Side | None,
+    which: str,
+    claims: dict[int, ClaimDiff],
+    prefix: str,
+    *,
+    pair_ids: dict[int, int],
+) -> str:
     """One column: the run's verdict, its answer with the unfaithful spans marked, its claims each
     with its change, or why there is nothing to show."""
     error = side.error if side is not None and side.score is None else None
@@ -111,9 +196,11 @@ def _side(report: Report | None, side: Side | None, which: str, claims: dict[int
         why = f'<p class="error">{e(error or "failed")}</p>' if side is not None else f"not in the run {which}"
         return f'<section class="side {which} absent"><h3>{which.capitalize()}</h3>{why}</section>'
     verdict = report.label.value if report.label else report.state.upper()
-    out = [f'<section class="side {which}"><h3>{which.capitalize()} <span class="badge {e(verdict)}">{e(verdict)}'
-           f'</span> <span class="muted">{e(f"score {report.score:.2f} · {report.state} · {report.judge or report.method}")}'
-           "</span></h3>"]
+    out = [
+        f'<section class="side {which}"><h3>{which.capitalize()} <span class="badge {e(verdict)}">{e(verdict)}'
+        f'</span> <span class="muted">{e(f"score {report.score:.2f} · {report.state} · {report.judge or report.method}")}'
+        "</span></h3>"
+    ]
     if error:
         out.append(f'<p class="error">{e(error)}</p>')
     if report.answer:
@@ -132,8 +219,9 @@ def _side(report: Report | None, side: Side | None, which: str, claims: dict[int
                     extra = f" changed {d.change.value}" + (" step" if named else "")
                     if named:
                         badge = f' <span class="chg {e(d.change.value)}">{e(CLAIM_WORDS[d.change])}</span>'
-            out.append(claim_item(c, evidence_ids(c, report, prefix), report, scale, extra=extra, badge=badge,
-                                  attrs=attrs))
+            out.append(
+                claim_item(c, evidence_ids(c, report, prefix), report, scale, extra=extra, badge=badge, attrs=attrs)
+            )
         out.append("</ol>")
     out.append("</section>")
     return "".join(out)
@@ -144,16 +232,24 @@ def render_pair(row: RowDiff, index: int) -> str:
     b, a = row.before_report, row.after_report
     delta = f" ({row.score_change:+.2f})" if row.score_change is not None else ""
     sb, sa = row.before, row.after
-    scores = (f"score {sb.score:.2f} → {sa.score:.2f}{delta}" if sb and sa and sb.score is not None
-              and sa.score is not None else "")
-    out = [f'<article class="row diff {e(row.change.value)}" id="{e(anchor(row.id))}"><h2>'
-           f'<a class="perma" href="#{e(anchor(row.id))}" title="permalink">#</a>{e(row.id)} '
-           f'<span class="chg {e(row.change.value)}">{e(ROW_WORDS[row.change])}</span> '
-           f'<span class="muted">{e(scores)}</span></h2>']
+    scores = (
+        f"score {sb.score:.2f} → {sa.score:.2f}{delta}"
+        if sb and sa and sb.score is not None and sa.score is not None
+        else ""
+    )
+    out = [
+        f'<article class="row diff {e(row.change.value)}" id="{e(anchor(row.id))}"><h2>'
+        f'<a class="perma" href="#{e(anchor(row.id))}" title="permalink">#</a>{e(row.id)} '
+        f'<span class="chg {e(row.change.value)}">{e(ROW_WORDS[row.change])}</span> '
+        f'<span class="muted">{e(scores)}</span></h2>'
+    ]
     if row.meta:
         out.append('<div class="muted">' + e(" · ".join(f"{k}: {v}" for k, v in row.meta.items())) + "</div>")
-    notes = ([f"matched by context and question (ids {sb.id} and {sa.id})"] if row.matched_by == "context_question"
-             and sb and sa else []) + row.warnings
+    notes = (
+        [f"matched by context and question (ids {sb.id} and {sa.id})"]
+        if row.matched_by == "context_question" and sb and sa
+        else []
+    ) + row.warnings
     if notes:
         out.append('<p class="warn">' + e(" · ".join(notes)) + "</p>")
     question = (a or b).question if (a or b) else None
@@ -174,8 +270,9 @@ def render_pair(row: RowDiff, index: int) -> str:
             continue
         readers = [r for r in (a, b) if r is not None] if same_context else [report]
         cited = {x.sentence_id for r in readers for c in r.claims for x in c.evidence}
-        out.append(context_block(report, prefix, cited, title=f"Context ({label})" if both and not same_context
-                                 else "Context"))
+        out.append(
+            context_block(report, prefix, cited, title=f"Context ({label})" if both and not same_context else "Context")
+        )
     out.append("</article>")
     return "".join(out)
 
@@ -207,7 +304,8 @@ def render_compare_html(diff: AuditDiff, *, title: str | None = None, compress: 
     return "".join(compare_parts(diff, title=title, compress=compress))
 
 
-def write_compare_html(diff: AuditDiff, path: str | Path, *, title: str | None = None,
-                       compress: bool | None = None) -> Path:
+def write_compare_html(
+    diff: AuditDiff, path: str | Path, *, title: str | None = None, compress: bool | None = None
+) -> Path:
     """Write the compare page to ``path`` (UTF-8), part by part."""
     return write_parts(compare_parts(diff, title=title, compress=compress), path)

@@ -24,7 +24,6 @@ from rt4chart_plugins.audit.summary import fields_to_group
 from rt4chart_plugins.types import ClaimVerdict, Report
 
 
-
 class RowChange(str, Enum):
     """What happened to one answer between the two runs, worst first."""
 
@@ -58,14 +57,22 @@ class ClaimChange(str, Enum):
 
 #: a change in words, for people
 ROW_WORDS = {
-    RowChange.NEWLY_HALLUCINATED: "newly hallucinated", RowChange.NEWLY_FAILED: "newly failed",
-    RowChange.STILL_HALLUCINATED: "still hallucinated", RowChange.ONLY_BEFORE: "only before",
-    RowChange.ONLY_AFTER: "only after", RowChange.FAILED: "failed in both", RowChange.RECOVERED: "recovered",
-    RowChange.FIXED: "fixed", RowChange.STILL_FAITHFUL: "still faithful",
+    RowChange.NEWLY_HALLUCINATED: "newly hallucinated",
+    RowChange.NEWLY_FAILED: "newly failed",
+    RowChange.STILL_HALLUCINATED: "still hallucinated",
+    RowChange.ONLY_BEFORE: "only before",
+    RowChange.ONLY_AFTER: "only after",
+    RowChange.FAILED: "failed in both",
+    RowChange.RECOVERED: "recovered",
+    RowChange.FIXED: "fixed",
+    RowChange.STILL_FAITHFUL: "still faithful",
 }
 CLAIM_WORDS = {
-    ClaimChange.NEW_UNFAITHFUL: "new unfaithful", ClaimChange.CHANGED_LABEL: "changed label",
-    ClaimChange.FIXED: "fixed", ClaimChange.ADDED: "added", ClaimChange.REMOVED: "removed",
+    ClaimChange.NEW_UNFAITHFUL: "new unfaithful",
+    ClaimChange.CHANGED_LABEL: "changed label",
+    ClaimChange.FIXED: "fixed",
+    ClaimChange.ADDED: "added",
+    ClaimChange.REMOVED: "removed",
     ClaimChange.UNCHANGED: "unchanged",
 }
 #: how bad each change is, for sorting the page and the table: lower first
@@ -175,6 +182,7 @@ class AuditDiff(BaseModel):
 
 # --- reading the two runs ------------------------------------------------------------------------
 
+
 def read_run(source: Any) -> list[AuditRow]:
     """A run's rows: a path to ``rt4chart verify`` batch output or bench records, or anything
     :func:`~rt4chart_plugins.audit.rows.as_rows` takes (Reports, ``(id, Report)`` pairs, a mapping)."""
@@ -194,11 +202,17 @@ def _scored(row: AuditRow | None) -> bool:
 def _side(row: AuditRow) -> Side:
     r = row.report
     scored = _scored(row)
-    return Side(id=row.id, ok=row.ok, state=(r.state if r else "failed") if row.ok else "failed",
-                label=r.label.value if r and r.label and scored else None,
-                hallucinated=r.hallucinated if scored else None, score=r.score if scored else None,
-                claims=len(r.claims) if r else 0, error=row.error or (r.error if r else None),
-                judge=(r.judge or r.method) if r else "")
+    return Side(
+        id=row.id,
+        ok=row.ok,
+        state=(r.state if r else "failed") if row.ok else "failed",
+        label=r.label.value if r and r.label and scored else None,
+        hallucinated=r.hallucinated if scored else None,
+        score=r.score if scored else None,
+        claims=len(r.claims) if r else 0,
+        error=row.error or (r.error if r else None),
+        judge=(r.judge or r.method) if r else "",
+    )
 
 
 def _context_key(report: Report | None) -> str | None:
@@ -215,7 +229,9 @@ def _content_key(row: AuditRow) -> tuple[str | None, str | None] | None:
     return None if key == (None, None) else key
 
 
-def match_rows(before: list[AuditRow], after: list[AuditRow]) -> list[tuple[AuditRow | None, AuditRow | None, str | None]]:
+def match_rows(
+    before: list[AuditRow], after: list[AuditRow]
+) -> list[tuple[AuditRow | None, AuditRow | None, str | None]]:
     """Rows paired by id; the rest by context and question (in order, when several share them)."""
     after_by_id: dict[str, AuditRow] = {}
     for row in after:
@@ -248,6 +264,7 @@ def match_rows(before: list[AuditRow], after: list[AuditRow]) -> list[tuple[Audi
 
 
 # --- one row -------------------------------------------------------------------------------------
+
 
 def claim_change(pair: Pair) -> ClaimChange:
     lb, la = _label(pair.before), _label(pair.after)
@@ -303,18 +320,31 @@ def diff_row(before: AuditRow | None, after: AuditRow | None, matched_by: str | 
     if _scored(before) and _scored(after):
         rb, ra = before.report, after.report  # type: ignore[union-attr]
         for pair in pair_claims(rb.claims, ra.claims, before_length=len(rb.answer), after_length=len(ra.answer)):
-            claims.append(ClaimDiff(change=claim_change(pair), match=pair.match, similarity=pair.similarity,
-                                    before=pair.before, after=pair.after))
+            claims.append(
+                ClaimDiff(
+                    change=claim_change(pair),
+                    match=pair.match,
+                    similarity=pair.similarity,
+                    before=pair.before,
+                    after=pair.after,
+                )
+            )
     sb = _side(before) if before is not None else None
     sa = _side(after) if after is not None else None
     delta = (sa.score - sb.score) if sa and sb and sa.score is not None and sb.score is not None else None
     meta = {**(before.meta if before else {}), **(after.meta if after else {})}
     return RowDiff(
         id=(after or before).id,  # type: ignore[union-attr]
-        matched_by=matched_by, change=change, before=sb, after=sa,  # type: ignore[arg-type]
-        score_change=round(delta, 6) if delta is not None else None, claims=claims, meta=meta,
+        matched_by=matched_by,
+        change=change,
+        before=sb,
+        after=sa,  # type: ignore[arg-type]
+        score_change=round(delta, 6) if delta is not None else None,
+        claims=claims,
+        meta=meta,
         warnings=_warnings(before, after) if before and after else [],
-        before_report=before.report if before else None, after_report=after.report if after else None,
+        before_report=before.report if before else None,
+        after_report=after.report if after else None,
     )
 
 
@@ -325,6 +355,7 @@ def sort_key(row: RowDiff) -> tuple:
 
 
 # --- the summary ---------------------------------------------------------------------------------
+
 
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
@@ -342,22 +373,33 @@ def _groups(rows: list[RowDiff], by: list[str]) -> list[Group]:
             members[r.meta.get(name, "(none)")].append(r)
         for value, group in sorted(members.items()):
             both = _both(group)
-            out.append(Group(field=name, value=value, rows=len(group),
-                             changes=dict(Counter(r.change.value for r in group)),
-                             mean_score_before=_mean([r.before.score for r in both]),  # type: ignore[union-attr,misc]
-                             mean_score_after=_mean([r.after.score for r in both])))  # type: ignore[union-attr,misc]
+            out.append(
+                Group(
+                    field=name,
+                    value=value,
+                    rows=len(group),
+                    changes=dict(Counter(r.change.value for r in group)),
+                    mean_score_before=_mean([r.before.score for r in both]),  # type: ignore[union-attr,misc]
+                    mean_score_after=_mean([r.after.score for r in both]),
+                )
+            )  # type: ignore[union-attr,misc]
     return out
 
 
-def summarize_diff(rows: list[RowDiff], *, before: str = "before", after: str = "after",
-                   by: list[str] | None = None) -> DiffSummary:
+def summarize_diff(
+    rows: list[RowDiff], *, before: str = "before", after: str = "after", by: list[str] | None = None
+) -> DiffSummary:
     both = _both(rows)
     fields = fields_to_group(r.meta for r in rows) if by is None else by
     return DiffSummary(
-        before=before, after=after, rows=len(rows), matched=sum(1 for r in rows if r.matched_by),
+        before=before,
+        after=after,
+        rows=len(rows),
+        matched=sum(1 for r in rows if r.matched_by),
         changes={c.value: n for c in RowChange if (n := sum(1 for r in rows if r.change == c))},
-        claim_changes={c.value: n for c in ClaimChange
-                       if (n := sum(1 for r in rows for x in r.claims if x.change == c))},
+        claim_changes={
+            c.value: n for c in ClaimChange if (n := sum(1 for r in rows for x in r.claims if x.change == c))
+        },
         scored_in_both=len(both),
         hallucinated_before=sum(1 for r in both if r.before.hallucinated),  # type: ignore[union-attr]
         hallucinated_after=sum(1 for r in both if r.after.hallucinated),  # type: ignore[union-attr]
@@ -367,8 +409,14 @@ def summarize_diff(rows: list[RowDiff], *, before: str = "before", after: str = 
     )
 
 
-def diff_reports(before: Any, after: Any, *, by: list[str] | None = None, names: tuple[str, str] | None = None,
-                 inputs: str | Path | None = None) -> AuditDiff:
+def diff_reports(
+    before: Any,
+    after: Any,
+    *,
+    by: list[str] | None = None,
+    names: tuple[str, str] | None = None,
+    inputs: str | Path | None = None,
+) -> AuditDiff:
     """Compare two audits.
 
     ``before`` / ``after``: a path to ``rt4chart verify`` batch output or bench records, or
@@ -383,12 +431,29 @@ def diff_reports(before: Any, after: Any, *, by: list[str] | None = None, names:
         rows_b = [r.model_copy(update={"meta": {**meta.get(r.id, {}), **r.meta}}) for r in rows_b]
         rows_a = [r.model_copy(update={"meta": {**meta.get(r.id, {}), **r.meta}}) for r in rows_a]
     rows = sorted((diff_row(b, a, how) for b, a, how in match_rows(rows_b, rows_a)), key=sort_key)
-    default = tuple(Path(s).name if isinstance(s, (str, Path)) else n for s, n in ((before, "before"), (after, "after")))
+    default = tuple(
+        Path(s).name if isinstance(s, (str, Path)) else n for s, n in ((before, "before"), (after, "after"))
+    )
     nb, na = names or default
     if nb == na:
         nb, na = f"{nb} (before)", f"{na} (after)"
     return AuditDiff(summary=summarize_diff(rows, before=nb, after=na, by=by), rows=rows)
 
 
-__all__ = ["AuditDiff", "RowDiff", "ClaimDiff", "Side", "DiffSummary", "Group", "RowChange", "ClaimChange",
-           "ROW_WORDS", "CLAIM_WORDS", "diff_reports", "diff_row", "match_rows", "read_run", "summarize_diff"]
+__all__ = [
+    "AuditDiff",
+    "RowDiff",
+    "ClaimDiff",
+    "Side",
+    "DiffSummary",
+    "Group",
+    "RowChange",
+    "ClaimChange",
+    "ROW_WORDS",
+    "CLAIM_WORDS",
+    "diff_reports",
+    "diff_row",
+    "match_rows",
+    "read_run",
+    "summarize_diff",
+]

@@ -19,11 +19,22 @@ from rt4chart_plugins.audit.diff import CLAIM_WORDS, ROW_WORDS, AuditDiff, Claim
 from rt4chart_plugins.audit.gate import claim_words
 from rt4chart_plugins.errors import InvalidInput
 
-_STYLE = {RowChange.NEWLY_HALLUCINATED: "bold red", RowChange.NEWLY_FAILED: "red", RowChange.FIXED: "green",
-          RowChange.RECOVERED: "green", RowChange.STILL_HALLUCINATED: "yellow"}
+_STYLE = {
+    RowChange.NEWLY_HALLUCINATED: "bold red",
+    RowChange.NEWLY_FAILED: "red",
+    RowChange.FIXED: "green",
+    RowChange.RECOVERED: "green",
+    RowChange.STILL_HALLUCINATED: "yellow",
+}
 #: the rows the terminal lists: what changed, not what stayed as it was
-_LISTED = {RowChange.NEWLY_HALLUCINATED, RowChange.NEWLY_FAILED, RowChange.FIXED, RowChange.RECOVERED,
-           RowChange.ONLY_BEFORE, RowChange.ONLY_AFTER}
+_LISTED = {
+    RowChange.NEWLY_HALLUCINATED,
+    RowChange.NEWLY_FAILED,
+    RowChange.FIXED,
+    RowChange.RECOVERED,
+    RowChange.ONLY_BEFORE,
+    RowChange.ONLY_AFTER,
+}
 
 
 def _num(v: float | None, fmt: str = ".3f") -> str:
@@ -55,8 +66,15 @@ def print_table(diff: AuditDiff, console: Console | None = None, *, limit: int =
         for col in ("field", "value", "answers", "newly hallucinated", "fixed", "mean score before", "after"):
             t.add_column(col)
         for g in diff.summary.groups:
-            t.add_row(g.field, g.value, str(g.rows), str(g.changes.get("newly_hallucinated", 0)),
-                      str(g.changes.get("fixed", 0)), _num(g.mean_score_before), _num(g.mean_score_after))
+            t.add_row(
+                g.field,
+                g.value,
+                str(g.rows),
+                str(g.changes.get("newly_hallucinated", 0)),
+                str(g.changes.get("fixed", 0)),
+                _num(g.mean_score_before),
+                _num(g.mean_score_after),
+            )
         console.print(t)
     listed = [r for r in diff.rows if r.change in _LISTED or r.claims_of(ClaimChange.NEW_UNFAITHFUL)]
     if not listed:
@@ -82,17 +100,41 @@ def to_jsonl(diff: AuditDiff) -> str:
 
 
 #: the CSV's columns: the answer's, then one claim pair's
-CSV_COLUMNS = ["row_id", "change", "matched_by", "score_before", "score_after", "score_change",
-               "label_before", "label_after", "claim_change", "claim_match", "claim_similarity",
-               "claim_id_before", "claim_id_after", "claim_before", "claim_after", "span_start_after",
-               "span_end_after", "evidence_after", "warnings"]
+CSV_COLUMNS = [
+    "row_id",
+    "change",
+    "matched_by",
+    "score_before",
+    "score_after",
+    "score_change",
+    "label_before",
+    "label_after",
+    "claim_change",
+    "claim_match",
+    "claim_similarity",
+    "claim_id_before",
+    "claim_id_after",
+    "claim_before",
+    "claim_after",
+    "span_start_after",
+    "span_end_after",
+    "evidence_after",
+    "warnings",
+]
 
 
 def _csv_rows(row: RowDiff) -> list[list[Any]]:
     b, a = row.before, row.after
-    head = [row.id, row.change.value, row.matched_by or "", b.score if b else "", a.score if a else "",
-            "" if row.score_change is None else row.score_change, (b.label or "") if b else "",
-            (a.label or "") if a else ""]
+    head = [
+        row.id,
+        row.change.value,
+        row.matched_by or "",
+        b.score if b else "",
+        a.score if a else "",
+        "" if row.score_change is None else row.score_change,
+        (b.label or "") if b else "",
+        (a.label or "") if a else "",
+    ]
     tail = ["; ".join(row.warnings)]
     if not row.claims:
         return [head + [""] * (len(CSV_COLUMNS) - len(head) - 1) + tail]
@@ -100,10 +142,22 @@ def _csv_rows(row: RowDiff) -> list[list[Any]]:
     for c in row.claims:
         span = c.after.answer_span if c.after else None
         evidence = "; ".join(f"[{e.sentence_id}] {e.text}" for e in c.after.evidence) if c.after else ""
-        out.append(head + [c.change.value, c.match or "", "" if c.similarity is None else c.similarity,
-                           c.before.id if c.before else "", c.after.id if c.after else "",
-                           c.before.text if c.before else "", c.after.text if c.after else "",
-                           span.start if span else "", span.end if span else "", evidence] + tail)
+        out.append(
+            head
+            + [
+                c.change.value,
+                c.match or "",
+                "" if c.similarity is None else c.similarity,
+                c.before.id if c.before else "",
+                c.after.id if c.after else "",
+                c.before.text if c.before else "",
+                c.after.text if c.after else "",
+                span.start if span else "",
+                span.end if span else "",
+                evidence,
+            ]
+            + tail
+        )
     return out
 
 

@@ -51,11 +51,11 @@ def claim_words(c: ClaimDiff) -> str:
     head = f"{c.label_before or ('—' if was is None else 'UNJUDGED')} → {c.label_after or ('—' if now is None else 'UNJUDGED')}"
     claim = now or was
     assert claim is not None
-    line = f"{str(c.change).replace('_', ' ')} claim {claim.id} [{head}] \"{_short(claim.text)}\""
+    line = f'{str(c.change).replace("_", " ")} claim {claim.id} [{head}] "{_short(claim.text)}"'
     if was is not None and now is not None and was.text != now.text:
-        line += f" (was \"{_short(was.text)}\")"
+        line += f' (was "{_short(was.text)}")'
     if now is not None and now.evidence:
-        line += " — evidence: " + "; ".join(f"[{e.sentence_id}] \"{_short(e.text, 100)}\"" for e in now.evidence)
+        line += " — evidence: " + "; ".join(f'[{e.sentence_id}] "{_short(e.text, 100)}"' for e in now.evidence)
     return line
 
 
@@ -64,13 +64,19 @@ def row_words(row: RowDiff) -> str:
     b, a = row.before, row.after
     score = f"score {b.score:.2f} → {a.score:.2f}" if b and a and b.score is not None and a.score is not None else ""
     meta = ", ".join(f"{k}={v}" for k, v in row.meta.items())
-    lines = [f"  {row.id}: {str(row.change).replace('_', ' ')}" + (f", {score}" if score else "") +
-             (f" [{meta}]" if meta else "")]
+    lines = [
+        f"  {row.id}: {str(row.change).replace('_', ' ')}"
+        + (f", {score}" if score else "")
+        + (f" [{meta}]" if meta else "")
+    ]
     for side in (b, a):
         if side is not None and side.error and not side.ok:
             lines.append(f"    {'before' if side is b else 'after'}: {side.error}")
-    lines += [f"    {claim_words(c)}" for c in row.claims
-              if c.change in (ClaimChange.NEW_UNFAITHFUL, ClaimChange.CHANGED_LABEL, ClaimChange.FIXED)]
+    lines += [
+        f"    {claim_words(c)}"
+        for c in row.claims
+        if c.change in (ClaimChange.NEW_UNFAITHFUL, ClaimChange.CHANGED_LABEL, ClaimChange.FIXED)
+    ]
     return "\n".join(lines)
 
 
@@ -93,17 +99,25 @@ def check(diff: AuditDiff, gate: Gate) -> list[Violation]:
     s = diff.summary
     drop = -s.mean_score_change if s.mean_score_change is not None else None
     if gate.max_score_drop is not None and drop is not None and drop > gate.max_score_drop + 1e-9:
-        out.append(Violation(rule="max-score-drop", message=(
-            f"  mean score {s.mean_score_before:.3f} → {s.mean_score_after:.3f} over {s.scored_in_both} answers: "
-            f"a drop of {drop:.3f}, more than {gate.max_score_drop:.3f}")))
+        out.append(
+            Violation(
+                rule="max-score-drop",
+                message=(
+                    f"  mean score {s.mean_score_before:.3f} → {s.mean_score_after:.3f} over {s.scored_in_both} answers: "
+                    f"a drop of {drop:.3f}, more than {gate.max_score_drop:.3f}"
+                ),
+            )
+        )
     return out
 
 
 def failure_message(diff: AuditDiff, violations: list[Violation]) -> str:
     """The violations as one message: a headline per rule, then each answer with its claims."""
     s = diff.summary
-    lines = [f"faithfulness regressed from {s.before} to {s.after}: " +
-             ", ".join(f"{n} {rule}" for rule, n in _by_rule(violations).items())]
+    lines = [
+        f"faithfulness regressed from {s.before} to {s.after}: "
+        + ", ".join(f"{n} {rule}" for rule, n in _by_rule(violations).items())
+    ]
     lines += [v.message for v in violations]
     return "\n".join(lines)
 
@@ -123,8 +137,7 @@ def junit_xml(diff: AuditDiff, gate: Gate, violations: list[Violation]) -> str:
     tests = failures = skipped = 0
     for row in diff.rows:
         group = row.meta.get("task")
-        case = ET.SubElement(suite, "testcase", classname="rt4chart.diff" + (f".{group}" if group else ""),
-                             name=row.id)
+        case = ET.SubElement(suite, "testcase", classname="rt4chart.diff" + (f".{group}" if group else ""), name=row.id)
         tests += 1
         v = by_row.get(row.id)
         if v is not None:
@@ -156,8 +169,14 @@ class FaithfulnessRegression(AssertionError):
         self.violations = violations
 
 
-def assert_no_regression(before: Any, after: Any, *, fail_on: list[str] | tuple[str, ...] = ("new-hallucinations",),
-                         max_score_drop: float | None = None, **diff_kwargs: Any) -> AuditDiff:
+def assert_no_regression(
+    before: Any,
+    after: Any,
+    *,
+    fail_on: list[str] | tuple[str, ...] = ("new-hallucinations",),
+    max_score_drop: float | None = None,
+    **diff_kwargs: Any,
+) -> AuditDiff:
     """Compare two audits and raise :class:`FaithfulnessRegression` (an ``AssertionError``) when
     the gate fails; return the diff when it passes. ``before`` / ``after``: what
     :func:`~rt4chart_plugins.audit.diff.diff_reports` takes."""
@@ -169,5 +188,13 @@ def assert_no_regression(before: Any, after: Any, *, fail_on: list[str] | tuple[
     return diff
 
 
-__all__ = ["Gate", "Violation", "RULES", "check", "failure_message", "junit_xml", "assert_no_regression",
-           "FaithfulnessRegression"]
+__all__ = [
+    "Gate",
+    "Violation",
+    "RULES",
+    "check",
+    "failure_message",
+    "junit_xml",
+    "assert_no_regression",
+    "FaithfulnessRegression",
+]

@@ -25,8 +25,12 @@ from rt4chart_plugins.audit.summary import Summary, summarize
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Sentence, Span
 
 #: a label in words, as the auditor reads it
-IN_WORDS = {Label.ENT: "Entailed by the context", Label.CON: "Contradicted by the context",
-            Label.NIC: "Not in the context (baseless)", None: "Not judged"}
+IN_WORDS = {
+    Label.ENT: "Entailed by the context",
+    Label.CON: "Contradicted by the context",
+    Label.NIC: "Not in the context (baseless)",
+    None: "Not judged",
+}
 _FLAGGED = (Label.CON, Label.NIC)
 
 if TYPE_CHECKING:
@@ -44,6 +48,7 @@ def anchor(row_id: str) -> str:
 
 
 # --- one answer ---------------------------------------------------------------------------------
+
 
 def _unfaithful(report: Report) -> list[ClaimVerdict]:
     return [c for c in report.claims if c.judged and c.label in _FLAGGED]
@@ -97,8 +102,16 @@ def row_confidence(report: Report | None) -> float | None:
     return round(min(probs), 4) if probs else None
 
 
-def claim_item(c: ClaimVerdict, ev_ids: list[str], report: Report, risk_scale: float, *, extra: str = "",
-               badge: str = "", attrs: str = "") -> str:
+def claim_item(
+    c: ClaimVerdict,
+    ev_ids: list[str],
+    report: Report,
+    risk_scale: float,
+    *,
+    extra: str = "",
+    badge: str = "",
+    attrs: str = "",
+) -> str:
     """One claim as a list item: its label, text, the verdict in words and its evidence.
     ``extra``: more classes; ``badge``: markup after the label (the compare view's change);
     ``attrs``: more attributes."""
@@ -106,10 +119,12 @@ def claim_item(c: ClaimVerdict, ev_ids: list[str], report: Report, risk_scale: f
     cls = label.value if label else "unjudged"
     flagged = " flagged" if label in _FLAGGED else ""
     words = IN_WORDS[label] + (f", {_confidence(c)}" if _confidence(c) else "")
-    parts = [f'<li class="claim {cls}{flagged}{extra}" tabindex="0" data-claim="{c.id}" data-ev="{e(" ".join(ev_ids))}"'
-             f'{attrs}>',
-             f'<span class="badge {cls}">{e(label.value if label else "UNJUDGED")}</span>{badge} {e(c.text)}',
-             f'<div class="why"><span class="words">{e(words)}.</span>']
+    parts = [
+        f'<li class="claim {cls}{flagged}{extra}" tabindex="0" data-claim="{c.id}" data-ev="{e(" ".join(ev_ids))}"'
+        f"{attrs}>",
+        f'<span class="badge {cls}">{e(label.value if label else "UNJUDGED")}</span>{badge} {e(c.text)}',
+        f'<div class="why"><span class="words">{e(words)}.</span>',
+    ]
     if c.grounding is not None:
         width = max(2, min(120, int(60 + 30 * c.grounding.risk / risk_scale)))
         parts.append(f' <span class="risk" style="width:{width}px"></span>')
@@ -118,17 +133,17 @@ def claim_item(c: ClaimVerdict, ev_ids: list[str], report: Report, risk_scale: f
             w = report.windows[chunk]
             parts.append(f" The chunk that mattered: {chunk} (context sentences {w.first}–{w.last}).")
     if c.phrase_span is not None:
-        parts.append(f' Phrase: “{e(c.phrase_span.text)}”.')
+        parts.append(f" Phrase: “{e(c.phrase_span.text)}”.")
     if c.reason:
         reason = c.reason.rstrip()
         parts.append(f' <span class="reason">{e(reason if reason.endswith((".", "!", "?")) else reason + ".")}</span>')
     if c.error:
         parts.append(f' <span class="error">{e(c.error)}</span>')
     if c.unsupported_facts:
-        parts.append(f' Not in the context: {e(", ".join(c.unsupported_facts))}.')
+        parts.append(f" Not in the context: {e(', '.join(c.unsupported_facts))}.")
     if c.evidence:
         cites = "; ".join(f"[{x.sentence_id}] “{e(x.text)}”" for x in c.evidence)
-        parts.append(f'<br>Evidence: {cites}')
+        parts.append(f"<br>Evidence: {cites}")
     elif label in _FLAGGED and c.grounding is None:
         parts.append(" No context sentence is cited.")
     parts.append("</div></li>")
@@ -137,7 +152,7 @@ def claim_item(c: ClaimVerdict, ev_ids: list[str], report: Report, risk_scale: f
 
 def _field_value(s: Sentence) -> str:
     prefix = f"{s.field}: "
-    return s.text[len(prefix):] if s.field and s.text.startswith(prefix) else s.text
+    return s.text[len(prefix) :] if s.field and s.text.startswith(prefix) else s.text
 
 
 def context_block(report: Report, prefix: str, cited: set[int], *, title: str = "Context") -> str:
@@ -195,8 +210,10 @@ def facts(row: AuditRow) -> tuple[str, str, str]:
 def row_attrs(row: AuditRow) -> str:
     """The row's facts as attributes (a reader of the markup, and the tests, see them too)."""
     state, labels, meta = facts(row)
-    return (f'class="row" id="{e(anchor(row.id))}" data-h="{1 if row.report and row.report.hallucinated else 0}" '
-            f'data-state="{e(state)}" data-labels="{e(labels)}" data-meta="{e(meta)}"')
+    return (
+        f'class="row" id="{e(anchor(row.id))}" data-h="{1 if row.report and row.report.hallucinated else 0}" '
+        f'data-state="{e(state)}" data-labels="{e(labels)}" data-meta="{e(meta)}"'
+    )
 
 
 def index_entry(row: AuditRow, steps: int, change: "RowDiff | None" = None) -> dict[str, Any]:
@@ -204,11 +221,19 @@ def index_entry(row: AuditRow, steps: int, change: "RowDiff | None" = None) -> d
     r = row.report
     state, labels, meta = facts(row)
     scored = row.ok and r is not None and r.state != "failed"
-    return {"a": anchor(row.id), "h": 1 if r is not None and r.hallucinated else 0, "s": state, "l": labels,
-            "m": meta,
-            "sc": round(r.score, 4) if scored else None, "cf": row_confidence(r) if scored else None, "n": steps,
-            "k": change.change.value if change else None, "c": change.rank if change else None,
-            "d": change.score_change if change else None}
+    return {
+        "a": anchor(row.id),
+        "h": 1 if r is not None and r.hallucinated else 0,
+        "s": state,
+        "l": labels,
+        "m": meta,
+        "sc": round(r.score, 4) if scored else None,
+        "cf": row_confidence(r) if scored else None,
+        "n": steps,
+        "k": change.change.value if change else None,
+        "c": change.rank if change else None,
+        "d": change.score_change if change else None,
+    }
 
 
 def _against(change: "RowDiff") -> str:
@@ -218,8 +243,10 @@ def _against(change: "RowDiff") -> str:
     b = change.before
     was = f" · was {b.score:.2f}" if b is not None and b.score is not None else ""
     delta = f" ({change.score_change:+.2f})" if change.score_change else ""
-    return (f' <span class="chg {e(change.change.value)}">{e(ROW_WORDS[change.change])}</span>'
-            f'<span class="muted">{e(was + delta)}</span>')
+    return (
+        f' <span class="chg {e(change.change.value)}">{e(ROW_WORDS[change.change])}</span>'
+        f'<span class="muted">{e(was + delta)}</span>'
+    )
 
 
 def render_row(row: AuditRow, index: int, change: "RowDiff | None" = None) -> str:
@@ -227,12 +254,18 @@ def render_row(row: AuditRow, index: int, change: "RowDiff | None" = None) -> st
     ``change``: the row against another run, shown in its header."""
     r = row.report
     state = (r.state if r else "failed") if row.ok else "failed"
-    verdict = (r.label.value if r and r.label else state.upper())
-    head = [f'<article {row_attrs(row)}><h2><a class="perma" href="#{e(anchor(row.id))}" title="permalink">#</a>'
-            f'{e(row.id)} <span class="badge {e(verdict)}">{e(verdict)}</span> <span class="muted">']
+    verdict = r.label.value if r and r.label else state.upper()
+    head = [
+        f'<article {row_attrs(row)}><h2><a class="perma" href="#{e(anchor(row.id))}" title="permalink">#</a>'
+        f'{e(row.id)} <span class="badge {e(verdict)}">{e(verdict)}</span> <span class="muted">'
+    ]
     if r is not None:
-        head.append(e(f"score {r.score:.2f} · {r.state} · {r.judge or r.method}" +
-                      (f" · risk {r.risk:.2f}" if r.risk is not None else "")))
+        head.append(
+            e(
+                f"score {r.score:.2f} · {r.state} · {r.judge or r.method}"
+                + (f" · risk {r.risk:.2f}" if r.risk is not None else "")
+            )
+        )
     head.append("</span>" + (_against(change) if change is not None else "") + "</h2>")
     body = ["".join(head)]
     if row.meta:
@@ -256,27 +289,42 @@ def render_row(row: AuditRow, index: int, change: "RowDiff | None" = None) -> st
         body.extend(claim_item(c, evidence_ids(c, r, prefix), r, scale) for c in r.claims)
         body.append("</ol>")
     body.append(context_block(r, prefix, cited))
-    extra = [f"note: {n}" for n in r.notes] + [f"correction (claim {c.claim_id}): {c.kind} {c.detail}"
-                                              for c in r.corrections]
+    extra = [f"note: {n}" for n in r.notes] + [
+        f"correction (claim {c.claim_id}): {c.kind} {c.detail}" for c in r.corrections
+    ]
     cost = r.cost
-    extra.append(f"cost: {cost.judge_calls} judge calls, {cost.cache_hits} cache hits, {cost.prompt_tokens} prompt + "
-                 f"{cost.completion_tokens} completion tokens, {cost.seconds:.2f} s")
-    body.append("<details><summary>notes, corrections, cost</summary><ul>" +
-                "".join(f"<li>{e(x)}</li>" for x in extra) + "</ul></details>")
+    extra.append(
+        f"cost: {cost.judge_calls} judge calls, {cost.cache_hits} cache hits, {cost.prompt_tokens} prompt + "
+        f"{cost.completion_tokens} completion tokens, {cost.seconds:.2f} s"
+    )
+    body.append(
+        "<details><summary>notes, corrections, cost</summary><ul>"
+        + "".join(f"<li>{e(x)}</li>" for x in extra)
+        + "</ul></details>"
+    )
     return "".join(body) + "</article>"
 
 
 # --- the page -----------------------------------------------------------------------------------
+
 
 def score_histogram(summary: Summary) -> str:
     """The answers' scores (GASP: risks) as a histogram with its counts and axes."""
     counts, (lo, hi) = summary.histogram, summary.histogram_range
     n = len(counts)
     edges = [f"{lo + (hi - lo) * i / n:.1f}" for i in range(n + 1)]
-    titles = [f"{c} answers with {summary.histogram_of} in [{lo + (hi - lo) * i / n:.2f}, "
-              f"{lo + (hi - lo) * (i + 1) / n:.2f}{']' if i == n - 1 else ')'}" for i, c in enumerate(counts)]
-    return histogram_svg(counts, edges, caption=f"answers by {summary.histogram_of}", bar_titles=titles,
-                         x_title=summary.histogram_of.split(" (")[0])
+    titles = [
+        f"{c} answers with {summary.histogram_of} in [{lo + (hi - lo) * i / n:.2f}, "
+        f"{lo + (hi - lo) * (i + 1) / n:.2f}{']' if i == n - 1 else ')'}"
+        for i, c in enumerate(counts)
+    ]
+    return histogram_svg(
+        counts,
+        edges,
+        caption=f"answers by {summary.histogram_of}",
+        bar_titles=titles,
+        x_title=summary.histogram_of.split(" (")[0],
+    )
 
 
 def counts_text(d: dict[str, int]) -> str:
@@ -291,13 +339,17 @@ def groups_table(summary: Summary) -> str:
     """Per value of each grouping field (a task…): rows, hallucinated share, mean score, claims."""
     if not summary.groups:
         return ""
-    out = ['<table class="groups"><caption>by input field</caption><tr><th>field = value</th><th>rows</th>'
-           '<th>scored</th><th>hallucinated</th><th>mean score</th><th>CON claims</th><th>NIC claims</th></tr>']
+    out = [
+        '<table class="groups"><caption>by input field</caption><tr><th>field = value</th><th>rows</th>'
+        "<th>scored</th><th>hallucinated</th><th>mean score</th><th>CON claims</th><th>NIC claims</th></tr>"
+    ]
     for g in summary.groups:
         mean = "—" if g.mean_score is None else f"{g.mean_score:.2f}"
-        out.append(f"<tr><td>{e(g.field)} = {e(g.value)}</td><td>{g.rows}</td><td>{g.scored}</td>"
-                   f"<td>{g.hallucinated} ({_share(g.hallucinated, g.scored)})</td><td>{mean}</td>"
-                   f"<td>{g.claim_labels.get('CON', 0)}</td><td>{g.claim_labels.get('NIC', 0)}</td></tr>")
+        out.append(
+            f"<tr><td>{e(g.field)} = {e(g.value)}</td><td>{g.rows}</td><td>{g.scored}</td>"
+            f"<td>{g.hallucinated} ({_share(g.hallucinated, g.scored)})</td><td>{mean}</td>"
+            f"<td>{g.claim_labels.get('CON', 0)}</td><td>{g.claim_labels.get('NIC', 0)}</td></tr>"
+        )
     out.append("</table>")
     return "".join(out)
 
@@ -307,8 +359,10 @@ def problems_list(problems: list[Any]) -> str:
         return ""
     shown = problems[:200]
     out = [f'<details class="problems" open><summary>{len(problems)} failed or partial rows</summary><ul>']
-    out.extend(f'<li><a href="#{e(anchor(p.id))}">{e(p.id)}</a> ({e(p.state)}): <span class="error">'
-               f'{e(p.error)}</span></li>' for p in shown)
+    out.extend(
+        f'<li><a href="#{e(anchor(p.id))}">{e(p.id)}</a> ({e(p.state)}): <span class="error">{e(p.error)}</span></li>'
+        for p in shown
+    )
     if len(problems) > len(shown):
         out.append(f"<li>and {len(problems) - len(shown)} more (filter by state)</li>")
     out.append("</ul></details>")
@@ -319,24 +373,38 @@ def render_summary(summary: Summary, title: str) -> str:
     s = summary
     share = f"{s.hallucinated_share:.1%}" if s.hallucinated_share is not None else "—"
     c = s.cost
-    rows = [("rows", f"{s.rows} ({s.scored} scored)"), ("hallucinated", f"{s.hallucinated} ({share} of scored)"),
-            ("answer labels", None, counts_text(s.answer_labels)), ("claim labels", None, counts_text(s.claim_labels)),
-            ("states", None, counts_text(s.states)), ("judge", None, counts_text(s.judges)),
-            ("method", None, counts_text(s.methods)),
-            ("cost", f"{c.judge_calls} judge calls, {c.cache_hits} cache hits, {c.prompt_tokens} prompt + "
-                     f"{c.completion_tokens} completion tokens, {c.seconds:.1f} s")]
+    rows = [
+        ("rows", f"{s.rows} ({s.scored} scored)"),
+        ("hallucinated", f"{s.hallucinated} ({share} of scored)"),
+        ("answer labels", None, counts_text(s.answer_labels)),
+        ("claim labels", None, counts_text(s.claim_labels)),
+        ("states", None, counts_text(s.states)),
+        ("judge", None, counts_text(s.judges)),
+        ("method", None, counts_text(s.methods)),
+        (
+            "cost",
+            f"{c.judge_calls} judge calls, {c.cache_hits} cache hits, {c.prompt_tokens} prompt + "
+            f"{c.completion_tokens} completion tokens, {c.seconds:.1f} s",
+        ),
+    ]
     cells = "".join(f"<tr><th>{e(r[0])}</th><td>{r[2] if len(r) == 3 else e(r[1])}</td></tr>" for r in rows)
     if s.settings:
         cells += "<tr><th>settings</th><td>" + e(", ".join(f"{k}={v}" for k, v in s.settings.items())) + "</td></tr>"
-    out = [f'<header class="top"><h1>{e(title)}</h1><div class="stats"><table>{cells}</table>',
-           f'<figure><figcaption class="muted">answers by {e(s.histogram_of)}</figcaption>{score_histogram(s)}'
-           f'</figure></div>', groups_table(s)]
+    out = [
+        f'<header class="top"><h1>{e(title)}</h1><div class="stats"><table>{cells}</table>',
+        f'<figure><figcaption class="muted">answers by {e(s.histogram_of)}</figcaption>{score_histogram(s)}'
+        f"</figure></div>",
+        groups_table(s),
+    ]
     if s.metrics:
         keys = list(s.metrics[0])
         out.append('<table class="metrics"><tr>' + "".join(f"<th>{e(k)}</th>" for k in keys) + "</tr>")
         for m in s.metrics:
-            out.append("<tr>" + "".join(f"<td>{e(f'{m[k]:.3f}' if isinstance(m[k], float) else m[k])}</td>"
-                                        for k in keys) + "</tr>")
+            out.append(
+                "<tr>"
+                + "".join(f"<td>{e(f'{m[k]:.3f}' if isinstance(m[k], float) else m[k])}</td>" for k in keys)
+                + "</tr>"
+            )
         out.append("</table>")
     out.append(problems_list(s.problems))
     out.append("</header>")
@@ -348,8 +416,12 @@ def options(pairs: list[tuple[str, str]]) -> str:
 
 
 #: the single-run page's orders; "change" joins them when the page has a baseline
-SORTS = [("", "input order"), ("score", "score, lowest first"), ("score-desc", "score, highest first"),
-         ("conf", "confidence, least sure first")]
+SORTS = [
+    ("", "input order"),
+    ("score", "score, lowest first"),
+    ("score-desc", "score, highest first"),
+    ("conf", "confidence, least sure first"),
+]
 
 
 def field_options(metas: list[dict[str, str]]) -> str:
@@ -359,38 +431,52 @@ def field_options(metas: list[dict[str, str]]) -> str:
 
 def nav_tail() -> str:
     """What every page's control bar ends with: search, paging, the count and the keys."""
-    return ('<input type="search" id="f-q" placeholder="search (/)" aria-label="search">'
-            '<button id="prev" type="button">‹ page</button><button id="next" type="button">page ›</button>'
-            '<span id="count" class="muted"></span>'
-            '<span class="keys">j / k: next / previous flagged claim · click a claim for its evidence</span></nav>')
+    return (
+        '<input type="search" id="f-q" placeholder="search (/)" aria-label="search">'
+        '<button id="prev" type="button">‹ page</button><button id="next" type="button">page ›</button>'
+        '<span id="count" class="muted"></span>'
+        '<span class="keys">j / k: next / previous flagged claim · click a claim for its evidence</span></nav>'
+    )
 
 
 def _controls(rows: list[AuditRow], summary: Summary, *, baseline: bool) -> str:
     labels = options([(x, x) for x in ("CON", "NIC", "ENT")])
     states = options([(x, x) for x in sorted(summary.states)])
-    sorts = SORTS + ([("change", "change, worst first"), ("delta", "score change, largest drop first")]
-                     if baseline else [])
-    return ('<nav class="controls"><label><input type="checkbox" id="f-h"> hallucinated only</label>'
-            f'<label>claim label <select id="f-label"><option value="">any</option>{labels}</select></label>'
-            f'<label>state <select id="f-state"><option value="">any</option>{states}</select></label>'
-            f'<label>field <select id="f-meta"><option value="">any</option>'
-            f'{field_options([r.meta for r in rows])}</select></label>'
-            f'<label>sort <select id="f-sort">{options(sorts)}</select></label>' + nav_tail())
+    sorts = SORTS + (
+        [("change", "change, worst first"), ("delta", "score change, largest drop first")] if baseline else []
+    )
+    return (
+        '<nav class="controls"><label><input type="checkbox" id="f-h"> hallucinated only</label>'
+        f'<label>claim label <select id="f-label"><option value="">any</option>{labels}</select></label>'
+        f'<label>state <select id="f-state"><option value="">any</option>{states}</select></label>'
+        f'<label>field <select id="f-meta"><option value="">any</option>'
+        f"{field_options([r.meta for r in rows])}</select></label>"
+        f'<label>sort <select id="f-sort">{options(sorts)}</select></label>' + nav_tail()
+    )
 
 
 def page_head(title: str) -> str:
-    return ('<!DOCTYPE html><html lang="en" class="rt4c"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{e(title)}</title><style>{CSS}</style><script>{HEAD_JS}</script></head><body>")
+    return (
+        '<!DOCTYPE html><html lang="en" class="rt4c"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{e(title)}</title><style>{CSS}</style><script>{HEAD_JS}</script></head><body>"
+    )
 
 
 PAGE_END = f"<script>{JS}</script></body></html>\n"
 
 
-def html_parts(reports: Any, *, title: str = "RT4CHART audit", settings: dict[str, Any] | None = None,
-               metrics: list[dict[str, Any]] | None = None, by: list[str] | None = None, baseline: Any = None,
-               compress: bool | None = None) -> Iterator[str]:
+def html_parts(
+    reports: Any,
+    *,
+    title: str = "RT4CHART audit",
+    settings: dict[str, Any] | None = None,
+    metrics: list[dict[str, Any]] | None = None,
+    by: list[str] | None = None,
+    baseline: Any = None,
+    compress: bool | None = None,
+) -> Iterator[str]:
     """The page in parts, to join or to write as they come (a large run never sits in memory
     whole). See :func:`render_html`."""
     rows = as_rows(reports)
@@ -415,9 +501,16 @@ def html_parts(reports: Any, *, title: str = "RT4CHART audit", settings: dict[st
     yield PAGE_END
 
 
-def render_html(reports: Any, *, title: str = "RT4CHART audit", settings: dict[str, Any] | None = None,
-                metrics: list[dict[str, Any]] | None = None, by: list[str] | None = None, baseline: Any = None,
-                compress: bool | None = None) -> str:
+def render_html(
+    reports: Any,
+    *,
+    title: str = "RT4CHART audit",
+    settings: dict[str, Any] | None = None,
+    metrics: list[dict[str, Any]] | None = None,
+    by: list[str] | None = None,
+    baseline: Any = None,
+    compress: bool | None = None,
+) -> str:
     """The whole page as a string. ``reports``: anything :func:`~rt4chart_plugins.audit.rows.as_rows`
     takes (Reports, ``(id, Report)`` pairs, a mapping, batch or audit rows); ``settings``: what the
     run was made with, shown in the header; ``metrics``: a bench run's table; ``by``: the input
@@ -425,8 +518,11 @@ def render_html(reports: Any, *, title: str = "RT4CHART audit", settings: dict[s
     same rows (what :func:`~rt4chart_plugins.audit.diff.diff_reports` takes): each row then shows
     its change and the page sorts by it; ``compress``: rows past the first page compressed (default:
     past 1,000 rows)."""
-    return "".join(html_parts(reports, title=title, settings=settings, metrics=metrics, by=by, baseline=baseline,
-                              compress=compress))
+    return "".join(
+        html_parts(
+            reports, title=title, settings=settings, metrics=metrics, by=by, baseline=baseline, compress=compress
+        )
+    )
 
 
 def write_parts(parts: Iterator[str], path: str | Path) -> Path:
@@ -445,8 +541,12 @@ def write_html(reports: Any, path: str | Path, **kwargs: Any) -> Path:
 def report_card(report: Report) -> str:
     """One report as a static card (no script) for a notebook's inline view: ``Report._repr_html_``.
     It takes its text colour from the notebook, so it reads on a light and a dark theme."""
-    row = AuditRow(id="report", ok=report.state != "failed", report=report,
-                   error=report.error if report.state == "failed" else None)
+    row = AuditRow(
+        id="report",
+        ok=report.state != "failed",
+        report=report,
+        error=report.error if report.state == "failed" else None,
+    )
     return f'<div class="rt4c card"><style>{CSS}</style>{render_row(row, 0)}</div>'
 
 

@@ -39,8 +39,9 @@ def _json(value: Any) -> str:
 def data_block(block_id: str, value: Any, *, compressed: bool) -> str:
     """A non-executable data block: JSON, or gzip-compressed JSON in base64."""
     if compressed:
-        raw = gzip.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"),
-                            compresslevel=6, mtime=0)
+        raw = gzip.compress(
+            json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), compresslevel=6, mtime=0
+        )
         body, enc = base64.b64encode(raw).decode("ascii"), "gzip"
     else:
         body, enc = _json(value), "json"
@@ -52,8 +53,9 @@ def packed(n: int, compress: bool | None) -> bool:
     return (n > PLAIN_LIMIT if compress is None else compress) and n > PAGE
 
 
-def rows_section(markups: Iterable[str], entries: Iterable[dict[str, Any]], n: int, *, step: str,
-                 compress: bool | None = None) -> Iterator[str]:
+def rows_section(
+    markups: Iterable[str], entries: Iterable[dict[str, Any]], n: int, *, step: str, compress: bool | None = None
+) -> Iterator[str]:
     """The ``<main id="rows">`` of a page and its data blocks, as parts to join or write.
 
     ``markups``: each row's ``<article>``; ``entries``: each row's index fields (:data:`KEYS`),
@@ -77,9 +79,11 @@ def rows_section(markups: Iterable[str], entries: Iterable[dict[str, Any]], n: i
     if plain == 0:
         yield "</main>"
     if squeeze:
-        yield (f'<noscript><p class="muted">The other {n - plain:,} rows are compressed in this file: open it with '
-               "JavaScript on, or write it with every row as markup (<code>rt4chart report --plain</code>).</p>"
-               "</noscript>")
+        yield (
+            f'<noscript><p class="muted">The other {n - plain:,} rows are compressed in this file: open it with '
+            "JavaScript on, or write it with every row as markup (<code>rt4chart report --plain</code>).</p>"
+            "</noscript>"
+        )
     if chunk:
         yield data_block(f"rt4c-chunk-{number}", chunk, compressed=True)
     index = {"keys": list(KEYS), "rows": [[entry.get(k) for k in KEYS] for entry in entries]}

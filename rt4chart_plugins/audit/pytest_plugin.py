@@ -22,9 +22,12 @@ import pytest
 
 def _record(record_property: Any, diff: Any) -> None:
     s = diff.summary
-    for key, value in (("rt4chart_newly_hallucinated", s.count_of("newly_hallucinated")),
-                       ("rt4chart_fixed", s.count_of("fixed")), ("rt4chart_mean_score_before", s.mean_score_before),
-                       ("rt4chart_mean_score_after", s.mean_score_after)):
+    for key, value in (
+        ("rt4chart_newly_hallucinated", s.count_of("newly_hallucinated")),
+        ("rt4chart_fixed", s.count_of("fixed")),
+        ("rt4chart_mean_score_before", s.mean_score_before),
+        ("rt4chart_mean_score_after", s.mean_score_after),
+    ):
         record_property(key, value)
 
 
@@ -33,8 +36,14 @@ def rt4chart_gate(record_property: Any):
     """``rt4chart_gate(before, after, *, fail_on=("new-hallucinations",), max_score_drop=None, **diff_kwargs)``:
     fails the test when the gate fails, else returns the :class:`~rt4chart_plugins.audit.diff.AuditDiff`."""
 
-    def gate(before: Any, after: Any, *, fail_on: tuple[str, ...] | list[str] = ("new-hallucinations",),
-             max_score_drop: float | None = None, **diff_kwargs: Any):
+    def gate(
+        before: Any,
+        after: Any,
+        *,
+        fail_on: tuple[str, ...] | list[str] = ("new-hallucinations",),
+        max_score_drop: float | None = None,
+        **diff_kwargs: Any,
+    ):
         from rt4chart_plugins.audit.gate import FaithfulnessRegression, assert_no_regression
 
         try:

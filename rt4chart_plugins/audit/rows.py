@@ -44,8 +44,9 @@ def as_rows(reports: Any) -> list[AuditRow]:
     elif isinstance(reports, Mapping):
         reports = list(reports.items())
     if not isinstance(reports, Iterable) or isinstance(reports, (str, bytes)):
-        raise InvalidInput(f"expected Reports (a list, a mapping id → Report or (id, Report) pairs), "
-                           f"got {type(reports).__name__}")
+        raise InvalidInput(
+            f"expected Reports (a list, a mapping id → Report or (id, Report) pairs), got {type(reports).__name__}"
+        )
     rows: list[AuditRow] = []
     for number, item in enumerate(reports, start=1):
         if isinstance(item, AuditRow):
@@ -99,8 +100,13 @@ def _parse_line(line: str, number: int) -> AuditRow:
         return AuditRow(id=f"line-{number}", ok=False, error=f"line {number} is not a result row (no id)")
     try:
         if "claims" in data and "report" not in data:  # a bench prediction record
-            return AuditRow(id=str(data["id"]), ok=bool(data.get("ok")), report=_of_record(data),
-                            error=data.get("error"), source="bench")
+            return AuditRow(
+                id=str(data["id"]),
+                ok=bool(data.get("ok")),
+                report=_of_record(data),
+                error=data.get("error"),
+                source="bench",
+            )
         row = BatchRow.model_validate(data)
     except (ValidationError, ValueError, TypeError, KeyError) as exc:
         return AuditRow(id=str(data["id"]), ok=False, error=f"line {number}: {type(exc).__name__}: {exc}")
@@ -117,26 +123,44 @@ def _of_record(rec: dict) -> Report:
     claims = []
     for c in rec.get("claims") or []:
         p_ent = c.get("p_ent")
-        claims.append(ClaimVerdict(
-            id=c["id"], text=c.get("text") or "", sentence_id=-1,
-            label=Label(c["label"]) if c.get("label") else None, judged=bool(c.get("judged", True)),
-            answer_span=_span(c.get("span")), phrase_span=_span(c.get("phrase_span")),
-            probs={Label.ENT: p_ent} if p_ent is not None else None, error=c.get("error"),
-            grounding=c.get("grounding"),
-            reason=(f"Cites context sentences {', '.join(map(str, c['evidence_sentence_ids']))}"
-                    if c.get("evidence_sentence_ids") else None),
-        ))
+        claims.append(
+            ClaimVerdict(
+                id=c["id"],
+                text=c.get("text") or "",
+                sentence_id=-1,
+                label=Label(c["label"]) if c.get("label") else None,
+                judged=bool(c.get("judged", True)),
+                answer_span=_span(c.get("span")),
+                phrase_span=_span(c.get("phrase_span")),
+                probs={Label.ENT: p_ent} if p_ent is not None else None,
+                error=c.get("error"),
+                grounding=c.get("grounding"),
+                reason=(
+                    f"Cites context sentences {', '.join(map(str, c['evidence_sentence_ids']))}"
+                    if c.get("evidence_sentence_ids")
+                    else None
+                ),
+            )
+        )
     judged = [c for c in claims if c.judged and c.label is not None]
     score = sum(c.label == Label.ENT for c in judged) / len(judged) if judged else 1.0
     state = rec.get("state") or ("verified" if rec.get("ok") else "failed")
     return Report(
-        label=Label(rec["label"]) if rec.get("label") else None, hallucinated=bool(rec.get("hallucinated")),
-        score=score, state=state, claims=claims, unfaithful_spans=[_span(s) for s in rec.get("spans") or []],
+        label=Label(rec["label"]) if rec.get("label") else None,
+        hallucinated=bool(rec.get("hallucinated")),
+        score=score,
+        state=state,
+        claims=claims,
+        unfaithful_spans=[_span(s) for s in rec.get("spans") or []],
         phrase_spans=[_span(s) for s in rec.get("phrase_spans") or []],
-        notes=["a bench record: it keeps the verdicts and offsets, not the answer and context texts",
-               *(rec.get("notes") or [])],
-        cost=Cost.model_validate(rec.get("cost") or {}), judge=rec.get("judge") or "",
-        method="gasp" if any(c.grounding for c in claims) else "rt4chart", error=rec.get("error"),
+        notes=[
+            "a bench record: it keeps the verdicts and offsets, not the answer and context texts",
+            *(rec.get("notes") or []),
+        ],
+        cost=Cost.model_validate(rec.get("cost") or {}),
+        judge=rec.get("judge") or "",
+        method="gasp" if any(c.grounding for c in claims) else "rt4chart",
+        error=rec.get("error"),
     )
 
 

@@ -86,7 +86,7 @@ def _scored(rows: list[AuditRow]) -> list[AuditRow]:
 def _claim_labels(rows: list[AuditRow]) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for r in rows:
-        for c in (r.report.claims if r.report else []):
+        for c in r.report.claims if r.report else []:
             counts[c.label.value if c.label and c.judged else "unjudged"] += 1
     return dict(counts)
 
@@ -101,15 +101,27 @@ def group_stats(rows: list[AuditRow], by: list[str]) -> list[GroupStats]:
         for value, group in sorted(members.items()):
             scored = _scored(group)
             scores = [r.report.score for r in scored]  # type: ignore[union-attr]
-            out.append(GroupStats(field=name, value=value, rows=len(group), scored=len(scored),
-                                  hallucinated=sum(1 for r in scored if r.report.hallucinated),  # type: ignore[union-attr]
-                                  mean_score=sum(scores) / len(scores) if scores else None,
-                                  claim_labels=_claim_labels(group)))
+            out.append(
+                GroupStats(
+                    field=name,
+                    value=value,
+                    rows=len(group),
+                    scored=len(scored),
+                    hallucinated=sum(1 for r in scored if r.report.hallucinated),  # type: ignore[union-attr]
+                    mean_score=sum(scores) / len(scores) if scores else None,
+                    claim_labels=_claim_labels(group),
+                )
+            )
     return out
 
 
-def summarize(rows: list[AuditRow], *, settings: dict[str, Any] | None = None,
-              metrics: list[dict[str, Any]] | None = None, by: list[str] | None = None) -> Summary:
+def summarize(
+    rows: list[AuditRow],
+    *,
+    settings: dict[str, Any] | None = None,
+    metrics: list[dict[str, Any]] | None = None,
+    by: list[str] | None = None,
+) -> Summary:
     """The numbers of the page's header. ``by``: the input fields to aggregate by (default: each
     field with 2 to :data:`MAX_GROUPS` values, such as ``task``)."""
     reports = [r.report for r in rows if r.report is not None]
@@ -119,30 +131,45 @@ def summarize(rows: list[AuditRow], *, settings: dict[str, Any] | None = None,
         state = r.report.state if r.report else "failed"
         if not r.ok or state in ("failed", "partial"):
             unjudged = [str(c.id) for c in r.report.claims if not c.judged] if r.report else []
-            error = r.error or (r.report.error if r.report else None) or (
-                f"claims {', '.join(unjudged)} unjudged" if unjudged else "no error given")
+            error = (
+                r.error
+                or (r.report.error if r.report else None)
+                or (f"claims {', '.join(unjudged)} unjudged" if unjudged else "no error given")
+            )
             problems.append(Problem(id=r.id, state=state if r.ok else "failed", error=error))
     cost = Cost()
     for rep in reports:
         cost.add(rep.cost)
         cost.seconds += rep.cost.seconds
-    gasp = bool(reports) and all(rep.method == "gasp" and rep.risk is not None for rep in reports if rep.state != "failed")
-    values = [rep.risk if gasp else rep.score for rep in (s.report for s in scored)
-              if (rep.risk if gasp else rep.score) is not None]
+    gasp = bool(reports) and all(
+        rep.method == "gasp" and rep.risk is not None for rep in reports if rep.state != "failed"
+    )
+    values = [
+        rep.risk if gasp else rep.score
+        for rep in (s.report for s in scored)
+        if (rep.risk if gasp else rep.score) is not None
+    ]
     lo, hi = (min(values, default=0.0), max(values, default=1.0)) if gasp else (0.0, 1.0)
     hist = [0] * BINS
     width = (hi - lo) or 1.0
     for v in values:
         hist[min(BINS - 1, max(0, int((v - lo) / width * BINS)))] += 1
     return Summary(
-        rows=len(rows), scored=len(scored), hallucinated=sum(1 for s in scored if s.report.hallucinated),
+        rows=len(rows),
+        scored=len(scored),
+        hallucinated=sum(1 for s in scored if s.report.hallucinated),
         answer_labels=dict(Counter(s.report.label.value if s.report.label else "none" for s in scored)),
         claim_labels=_claim_labels(rows),
         states=dict(Counter((r.report.state if r.report else "failed") if r.ok else "failed" for r in rows)),
-        problems=problems, judges=dict(Counter(rep.judge or "unknown" for rep in reports)),
-        methods=dict(Counter(rep.method for rep in reports)), cost=cost, histogram=hist,
+        problems=problems,
+        judges=dict(Counter(rep.judge or "unknown" for rep in reports)),
+        methods=dict(Counter(rep.method for rep in reports)),
+        cost=cost,
+        histogram=hist,
         histogram_range=(lo, hi),
-        histogram_of="answer risk (GASP; higher = less grounded)" if gasp else "answer score (share of claims entailed)",
+        histogram_of="answer risk (GASP; higher = less grounded)"
+        if gasp
+        else "answer score (share of claims entailed)",
         settings={str(k): v if isinstance(v, str) else json.dumps(v) for k, v in (settings or {}).items()},
         metrics=metrics or [],
         groups=group_stats(rows, fields_to_group(r.meta for r in rows) if by is None else by),
@@ -158,8 +185,21 @@ def bench_context(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if run.is_file():
         try:
             meta = json.loads(run.read_text(encoding="utf-8"))
-            settings = {k: meta[k] for k in ("dataset", "subset", "split", "limit", "judge", "judge_kwargs",
-                                             "base_config", "date", "machine") if meta.get(k) is not None}
+            settings = {
+                k: meta[k]
+                for k in (
+                    "dataset",
+                    "subset",
+                    "split",
+                    "limit",
+                    "judge",
+                    "judge_kwargs",
+                    "base_config",
+                    "date",
+                    "machine",
+                )
+                if meta.get(k) is not None
+            }
         except (ValueError, AttributeError):
             settings = {"run.json": "unreadable"}
     path = results.parent / "summary.json"
@@ -169,9 +209,18 @@ def bench_context(results: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             for name, body in systems.items():
                 o = body.get("overall", {}) if isinstance(body, dict) else {}
                 ans, span = o.get("answer") or {}, o.get("span") or {}
-                metrics.append({"system": name, "n": o.get("n"), "answer P": ans.get("precision"),
-                                "answer R": ans.get("recall"), "answer F1": ans.get("f1"), "AUC": o.get("auc"),
-                                "span F1": span.get("f1"), "CON vs NIC": o.get("con_nic_balanced")})
+                metrics.append(
+                    {
+                        "system": name,
+                        "n": o.get("n"),
+                        "answer P": ans.get("precision"),
+                        "answer R": ans.get("recall"),
+                        "answer F1": ans.get("f1"),
+                        "AUC": o.get("auc"),
+                        "span F1": span.get("f1"),
+                        "CON vs NIC": o.get("con_nic_balanced"),
+                    }
+                )
         except (ValueError, AttributeError):
             metrics = []
     return settings, metrics

@@ -63,7 +63,10 @@ _LIST_COLUMNS = [name for name in COLUMNS if name.startswith("evidence_")]
 def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
     probs = c.probs or {}
     return {
-        "claim_id": c.id, "claim": c.text, "label": c.label.value if c.label else None, "judged": c.judged,
+        "claim_id": c.id,
+        "claim": c.text,
+        "label": c.label.value if c.label else None,
+        "judged": c.judged,
         "span_start": c.answer_span.start if c.answer_span else None,
         "span_end": c.answer_span.end if c.answer_span else None,
         "span_text": c.answer_span.text if c.answer_span else None,
@@ -72,16 +75,39 @@ def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
         "phrase": c.phrase_span.text if c.phrase_span else None,
         "evidence_sentence_ids": [e.sentence_id for e in c.evidence],
         "evidence_passages": [e.passage for e in c.evidence],
-        "evidence_starts": [e.start for e in c.evidence], "evidence_ends": [e.end for e in c.evidence],
-        "evidence_fields": [e.field for e in c.evidence], "evidence_texts": [e.text for e in c.evidence],
-        "reason": c.reason, "p_ent": probs.get(Label.ENT), "p_con": probs.get(Label.CON),
-        "p_nic": probs.get(Label.NIC), "risk": c.grounding.risk if c.grounding else None, "error": c.error,
+        "evidence_starts": [e.start for e in c.evidence],
+        "evidence_ends": [e.end for e in c.evidence],
+        "evidence_fields": [e.field for e in c.evidence],
+        "evidence_texts": [e.text for e in c.evidence],
+        "reason": c.reason,
+        "p_ent": probs.get(Label.ENT),
+        "p_con": probs.get(Label.CON),
+        "p_nic": probs.get(Label.NIC),
+        "risk": c.grounding.risk if c.grounding else None,
+        "error": c.error,
     }
 
 
-_NO_CLAIM = {name: None for name in ("claim_id", "claim", "label", "judged", "span_start", "span_end", "span_text",
-                                     "phrase_start", "phrase_end", "phrase", "reason", "p_ent", "p_con", "p_nic",
-                                     "risk")}
+_NO_CLAIM = {
+    name: None
+    for name in (
+        "claim_id",
+        "claim",
+        "label",
+        "judged",
+        "span_start",
+        "span_end",
+        "span_text",
+        "phrase_start",
+        "phrase_end",
+        "phrase",
+        "reason",
+        "p_ent",
+        "p_con",
+        "p_nic",
+        "risk",
+    )
+}
 
 
 def claim_rows(reports: Any) -> list[ClaimRow]:
@@ -96,15 +122,21 @@ def claim_rows(reports: Any) -> list[ClaimRow]:
 def _rows_of(row: AuditRow) -> list[ClaimRow]:
     r = row.report
     head: dict[str, Any] = {
-        "row_id": row.id, "ok": row.ok, "state": r.state if r else None,
+        "row_id": row.id,
+        "ok": row.ok,
+        "state": r.state if r else None,
         "answer_label": r.label.value if r and r.label else None,
-        "hallucinated": r.hallucinated if r else None, "score": r.score if r else None,
-        "method": r.method if r else None, "judge": r.judge if r else None,
+        "hallucinated": r.hallucinated if r else None,
+        "score": r.score if r else None,
+        "method": r.method if r else None,
+        "judge": r.judge if r else None,
     }
     if r is None or not r.claims:
         return [ClaimRow(**head, **_NO_CLAIM, error=row.error or (r.error if r else None))]
-    return [ClaimRow(**{**head, **_claim_fields(c), "error": c.error or (row.error if not row.ok else None)})
-            for c in r.claims]
+    return [
+        ClaimRow(**{**head, **_claim_fields(c), "error": c.error or (row.error if not row.ok else None)})
+        for c in r.claims
+    ]
 
 
 def reports_to_dataframe(reports: Any):
@@ -129,8 +161,9 @@ def reports_to_dataframe(reports: Any):
     ints = ["claim_id", "span_start", "span_end", "phrase_start", "phrase_end"]
     floats = ["score", "p_ent", "p_con", "p_nic", "risk"]
     bools = ["ok", "hallucinated", "judged"]
-    return frame.astype({**{c: "Int64" for c in ints}, **{c: "Float64" for c in floats},
-                         **{c: "boolean" for c in bools}})
+    return frame.astype(
+        {**{c: "Int64" for c in ints}, **{c: "Float64" for c in floats}, **{c: "boolean" for c in bools}}
+    )
 
 
 def write_table(reports: Any, path: str | Path) -> int:

@@ -111,8 +111,9 @@ class ShardWriter:
             self._fh = None
 
 
-def _collect(rows: Any, path: Path, done: set[str], seen: dict[str, Path],
-             items: list[dict], failed: list[dict]) -> int:
+def _collect(
+    rows: Any, path: Path, done: set[str], seen: dict[str, Path], items: list[dict], failed: list[dict]
+) -> int:
     """Sort one file's (id, parsed row or error) into items to score and failed result rows;
     an id another file already has is a failed row. Returns the rows read."""
     total = 0
@@ -154,9 +155,17 @@ def _parquet_items(files: list[Path], done: set[str], seen: dict[str, Path]) -> 
     return total, items, failed
 
 
-def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str | None = None,
-            workers: int | None = None, batch_size: int | None = None, rate_limit: float | None = None,
-            progress: bool = True) -> JobSummary:
+def run_job(
+    spec: DetectorSpec,
+    input_spec: str,
+    output: Path,
+    *,
+    address: str | None = None,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    rate_limit: float | None = None,
+    progress: bool = True,
+) -> JobSummary:
     from tqdm import tqdm
 
     started = time.perf_counter()
@@ -197,14 +206,23 @@ def run_job(spec: DetectorSpec, input_spec: str, output: Path, *, address: str |
         for row in failed_rows:
             record(row)
         if items:
-            results = map_spec(ray.data.from_items(items), spec, workers=workers, batch_size=batch_size, rate_limit=rate_limit)
+            results = map_spec(
+                ray.data.from_items(items), spec, workers=workers, batch_size=batch_size, rate_limit=rate_limit
+            )
             for row in results.iter_rows():
                 record({k: row[k] for k in ("id", "ok", "error", "report")})
     finally:
         bar.close()
         writer.close()
-    return JobSummary(total=total, skipped=total - todo, ok=ok, failed=failed, failed_ids=failed_ids,
-                      duplicates_dropped=writer.duplicates, seconds=time.perf_counter() - started)
+    return JobSummary(
+        total=total,
+        skipped=total - todo,
+        ok=ok,
+        failed=failed,
+        failed_ids=failed_ids,
+        duplicates_dropped=writer.duplicates,
+        seconds=time.perf_counter() - started,
+    )
 
 
 #: failed ids printed at most; the rest are in OUT (``"ok":false``)
@@ -215,15 +233,22 @@ def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
     """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers;
     ``judge_kwargs``: the judge options the CLI read from its judge flags."""
     if args.method == "gasp":
-        options = {k: v for k, v in (("model", args.scorer), ("chunks", args.chunks),
-                                     ("threshold", args.threshold)) if v is not None}
+        options = {
+            k: v
+            for k, v in (("model", args.scorer), ("chunks", args.chunks), ("threshold", args.threshold))
+            if v is not None
+        }
         return DetectorSpec.create(method="gasp", options=options, concurrency=args.concurrency)
-    options = {"window_size": args.window_size, "window_overlap": args.window_overlap,
-               "global_verification": not args.no_global}
+    options = {
+        "window_size": args.window_size,
+        "window_overlap": args.window_overlap,
+        "global_verification": not args.no_global,
+    }
     if args.decomposition:
         options["decomposition"] = args.decomposition
-    return DetectorSpec.create(judge=args.judge, judge_kwargs=judge_kwargs, options=options,
-                               concurrency=args.concurrency)
+    return DetectorSpec.create(
+        judge=args.judge, judge_kwargs=judge_kwargs, options=options, concurrency=args.concurrency
+    )
 
 
 def cli_main(args: Any, judge_kwargs: dict[str, Any]) -> int:
@@ -235,13 +260,27 @@ def cli_main(args: Any, judge_kwargs: dict[str, Any]) -> int:
         raise InvalidInput(f"--engine ray writes JSONL shards; --format {args.format} is for the local engine")
     if args.output == "-" or Path(args.output).is_file():
         raise InvalidInput(f"--engine ray writes a folder of shards; -o {args.output} is not a folder")
-    summary = run_job(spec_from_args(args, judge_kwargs), args.input, Path(args.output), address=args.address,
-                      workers=args.workers, rate_limit=args.rate_limit, progress=not args.quiet)
-    print(f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, {summary.failed} failed "
-          f"→ {args.output}/ ({summary.seconds:.1f} s)", file=sys.stderr)
+    summary = run_job(
+        spec_from_args(args, judge_kwargs),
+        args.input,
+        Path(args.output),
+        address=args.address,
+        workers=args.workers,
+        rate_limit=args.rate_limit,
+        progress=not args.quiet,
+    )
+    print(
+        f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, {summary.failed} failed "
+        f"→ {args.output}/ ({summary.seconds:.1f} s)",
+        file=sys.stderr,
+    )
     if summary.failed:
         shown = ", ".join(summary.failed_ids[:SHOWN_FAILED])
         more = len(summary.failed_ids) - SHOWN_FAILED
-        print(f"failed ids: {shown}" + (f" and {more} more" if more > 0 else "")
-              + " (their errors are in the shards' \"ok\":false lines; a re-run retries them)", file=sys.stderr)
+        print(
+            f"failed ids: {shown}"
+            + (f" and {more} more" if more > 0 else "")
+            + ' (their errors are in the shards\' "ok":false lines; a re-run retries them)',
+            file=sys.stderr,
+        )
     return 1 if summary.failed else 0

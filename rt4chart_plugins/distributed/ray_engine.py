@@ -55,10 +55,20 @@ def default_workers(num_cpus: float) -> int:
     return max(1, int(cpus // num_cpus)) if num_cpus > 0 else max(1, int(cpus))
 
 
-def verify_dataset(ds: Any, judge: Any = None, *, method: str = "rt4chart", judge_kwargs: dict | None = None,
-                   workers: int | None = None, batch_size: int | None = None, concurrency: int = 4,
-                   num_cpus: float = 1.0, rate_limit: float | None = None, burst: int = 1,
-                   **pipeline_options: Any) -> Any:
+def verify_dataset(
+    ds: Any,
+    judge: Any = None,
+    *,
+    method: str = "rt4chart",
+    judge_kwargs: dict | None = None,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    concurrency: int = 4,
+    num_cpus: float = 1.0,
+    rate_limit: float | None = None,
+    burst: int = 1,
+    **pipeline_options: Any,
+) -> Any:
     """Verify every row of ``ds`` on the cluster; returns a lazy Dataset of result rows.
 
     ``ds`` rows: ``{id, context, answer, question?}`` (other columns are ignored), or ``{id, input}``
@@ -69,14 +79,24 @@ def verify_dataset(ds: Any, judge: Any = None, *, method: str = "rt4chart", judg
     actor; ``rate_limit``: API requests per second shared by all actors (``burst`` saved up at
     most), for the ``openai`` judge. Unknown options are refused before anything runs.
     """
-    spec = DetectorSpec.create(method=method, judge=judge, judge_kwargs=judge_kwargs or {},
-                               options=pipeline_options, concurrency=concurrency)
-    return map_spec(ds, spec, workers=workers, batch_size=batch_size, num_cpus=num_cpus,
-                    rate_limit=rate_limit, burst=burst)
+    spec = DetectorSpec.create(
+        method=method, judge=judge, judge_kwargs=judge_kwargs or {}, options=pipeline_options, concurrency=concurrency
+    )
+    return map_spec(
+        ds, spec, workers=workers, batch_size=batch_size, num_cpus=num_cpus, rate_limit=rate_limit, burst=burst
+    )
 
 
-def map_spec(ds: Any, spec: DetectorSpec, *, workers: int | None = None, batch_size: int | None = None,
-             num_cpus: float = 1.0, rate_limit: float | None = None, burst: int = 1) -> Any:
+def map_spec(
+    ds: Any,
+    spec: DetectorSpec,
+    *,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    num_cpus: float = 1.0,
+    rate_limit: float | None = None,
+    burst: int = 1,
+) -> Any:
     """:func:`verify_dataset` for a spec already checked (the CLI builds one from its flags)."""
     ray = import_ray()
     for name, value in (("workers", workers), ("batch_size", batch_size)):
@@ -94,10 +114,15 @@ def map_spec(ds: Any, spec: DetectorSpec, *, workers: int | None = None, batch_s
     schema = ds.schema()
     columns = set(schema.names) if schema is not None else set()
     if "id" not in columns or not ({"context", "answer"} <= columns or INPUT_COLUMN in columns):
-        raise InvalidInput(f"the dataset needs columns id, context, answer (question optional), or id and "
-                           f"{INPUT_COLUMN}; it has {', '.join(sorted(columns)) or 'none'}")
+        raise InvalidInput(
+            f"the dataset needs columns id, context, answer (question optional), or id and "
+            f"{INPUT_COLUMN}; it has {', '.join(sorted(columns)) or 'none'}"
+        )
     return ds.map_batches(
-        Scorer, fn_constructor_kwargs={"spec": spec, "bucket": bucket},
-        batch_size=batch_size or DEFAULT_BATCH_SIZE, batch_format="pandas", num_cpus=num_cpus,
+        Scorer,
+        fn_constructor_kwargs={"spec": spec, "bucket": bucket},
+        batch_size=batch_size or DEFAULT_BATCH_SIZE,
+        batch_format="pandas",
+        num_cpus=num_cpus,
         compute=ray.data.ActorPoolStrategy(min_size=1, max_size=workers or default_workers(num_cpus)),
     )

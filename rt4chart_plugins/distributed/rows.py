@@ -62,19 +62,26 @@ def result_row(row_id: str, report: Report | None = None, error: str | None = No
     if report is not None and report.state == "failed":
         error = report.error
     ok = report is not None and report.state != "failed"
-    return {"id": row_id, "ok": ok, "error": None if ok else error,
-            "report": report.model_dump_json() if report is not None else None}
+    return {
+        "id": row_id,
+        "ok": ok,
+        "error": None if ok else error,
+        "report": report.model_dump_json() if report is not None else None,
+    }
 
 
-def score_records(detector: Detector, records: Iterable[Mapping[str, Any]], *,
-                  concurrency: int | None = None) -> dict[str, list]:
+def score_records(
+    detector: Detector, records: Iterable[Mapping[str, Any]], *, concurrency: int | None = None
+) -> dict[str, list]:
     """Result columns for a batch of input rows, in their order; one bad row never stops the rest."""
     parsed = [parse_record(r) for r in records]
     good = [(i, p) for i, (_, p) in enumerate(parsed) if isinstance(p, VerifyInput)]
     reports = detector.verify_many([p for _, p in good], concurrency=concurrency) if good else []
     by_index = {i: rep for (i, _), rep in zip(good, reports)}
-    rows = [result_row(rid, report=by_index[i]) if i in by_index else result_row(rid, error=error_text(p))
-            for i, (rid, p) in enumerate(parsed)]
+    rows = [
+        result_row(rid, report=by_index[i]) if i in by_index else result_row(rid, error=error_text(p))
+        for i, (rid, p) in enumerate(parsed)
+    ]
     return {col: [r[col] for r in rows] for col in RESULT_COLUMNS}
 
 
@@ -88,4 +95,4 @@ def batch_line(row: Mapping[str, Any]) -> str:
         return head
     marker = ',"report":null,'  # the id before it is escaped JSON, so this is the field itself
     at = head.index(marker)
-    return head[:at] + ',"report":' + report + "," + head[at + len(marker):]
+    return head[:at] + ',"report":' + report + "," + head[at + len(marker) :]

@@ -66,8 +66,10 @@ class DetectorSpec(BaseModel):
         known = judge_options(self.judge)  # refuses an unknown judge name
         unknown = sorted(set(self.judge_kwargs) - set(known))
         if unknown:
-            raise InvalidInput(f"the {judge_name(self.judge)!r} judge takes no option {', '.join(map(repr, unknown))}; "
-                               f"it takes {', '.join(known) or 'none'}")
+            raise InvalidInput(
+                f"the {judge_name(self.judge)!r} judge takes no option {', '.join(map(repr, unknown))}; "
+                f"it takes {', '.join(known) or 'none'}"
+            )
 
     def sends_requests(self) -> bool:
         """Whether the judge calls an API (the ones a shared rate limit applies to)."""

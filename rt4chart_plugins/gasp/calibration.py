@@ -23,7 +23,6 @@ from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.gasp.features import FEATURES
 
 
-
 class Calibration(BaseModel):
     model: str
     chunks: int = Field(ge=1)

@@ -72,10 +72,19 @@ class GaspDetector(Detector):
 
     method = "gasp"
 
-    def __init__(self, model: str | None = None, *, model_path: str | Path | None = None,
-                 chunks: int | None = None, threshold: float | None = None,
-                 calibration: Calibration | str | Path | None = None, n_ctx: int = 8192,
-                 n_threads: int | None = None, concurrency: int = 1, max_context_chars: int = 2_000_000):
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        model_path: str | Path | None = None,
+        chunks: int | None = None,
+        threshold: float | None = None,
+        calibration: Calibration | str | Path | None = None,
+        n_ctx: int = 8192,
+        n_threads: int | None = None,
+        concurrency: int = 1,
+        max_context_chars: int = 2_000_000,
+    ):
         self.model = model or os.environ.get("RT4CHART_GASP_MODEL") or DEFAULT_SCORER
         if chunks is not None and chunks < 1:
             raise InvalidInput(f"chunks must be at least 1, got {chunks}")
@@ -127,8 +136,9 @@ class GaspDetector(Detector):
 
     # ---- scoring -------------------------------------------------------------------------------
 
-    def score(self, context: list[Sentence], answer: str, answer_sentences: list[Sentence],
-              question: str | None) -> Scored:
+    def score(
+        self, context: list[Sentence], answer: str, answer_sentences: list[Sentence], question: str | None
+    ) -> Scored:
         """The features of every answer sentence (blocking; the model is used by one call at a
         time). The context is cut only when the model's window forces it, and then it says so."""
         scorer = self.scorer
@@ -139,21 +149,25 @@ class GaspDetector(Detector):
         room = scorer.n_ctx - len(head) - len(tail) - _SLACK
         if len(answer_tokens) > room - 1:
             keep = max(1, room // 2)
-            notes.append(f"the answer has {len(answer_tokens)} tokens; only its first {keep} were scored "
-                         f"(the scorer's window is {scorer.n_ctx} tokens)")
+            notes.append(
+                f"the answer has {len(answer_tokens)} tokens; only its first {keep} were scored "
+                f"(the scorer's window is {scorer.n_ctx} tokens)"
+            )
             answer_tokens = answer_tokens[:keep]
         room -= len(answer_tokens)
         sizes = [len(scorer.tokenize(s.text)) + 1 for s in context]
         kept = sum(1 for total in accumulate(sizes) if total <= room)  # the longest prefix that fits
         while True:  # a joined chunk can tokenize a little longer than its sentences did
             bounds = balanced_chunks(sizes[:kept], self.chunks)
-            chunk_tokens = [scorer.tokenize(_chunk_text(context[a: b + 1])) for a, b in bounds]
+            chunk_tokens = [scorer.tokenize(_chunk_text(context[a : b + 1])) for a, b in bounds]
             if kept == 0 or sum(map(len, chunk_tokens)) <= room:
                 break
             kept -= 1
         if kept < len(context):
-            notes.append(f"context truncated to its first {kept} of {len(context)} sentences to fit the scorer's "
-                         f"{scorer.n_ctx}-token window")
+            notes.append(
+                f"context truncated to its first {kept} of {len(context)} sentences to fit the scorer's "
+                f"{scorer.n_ctx}-token window"
+            )
         if kept == 0:
             return Scored(features=[None] * len(answer_sentences), chunks=[], notes=notes)
         if len(bounds) < self.chunks:
@@ -161,12 +175,19 @@ class GaspDetector(Detector):
         cond = scorer.score(head, chunk_tokens, tail, answer_tokens)
         anchors = token_anchors(answer, scorer.token_char_spans(answer, answer_tokens))
         feats = sentence_features(cond, anchors, [(s.start, s.end) for s in answer_sentences])
-        return Scored(features=feats, chunks=bounds, passes=cond.passes, tokens_read=cond.tokens_read,
-                      tokens_naive=cond.tokens_naive, notes=notes)
+        return Scored(
+            features=feats,
+            chunks=bounds,
+            passes=cond.passes,
+            tokens_read=cond.tokens_read,
+            tokens_naive=cond.tokens_naive,
+            notes=notes,
+        )
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
         question, answer_sentences, context_sentences, base = sentence_inputs(
-            self, context, answer, question, self.max_context_chars)
+            self, context, answer, question, self.max_context_chars
+        )
         if not answer_sentences:
             return Report(label=None, hallucinated=False, score=1.0, state="no_claims", **base)
         if not context_sentences:
@@ -180,8 +201,17 @@ class GaspDetector(Detector):
         for s, f in zip(answer_sentences, scored.features):
             span = Span(start=s.start, end=s.end, text=s.text)
             if f is None:
-                verdicts.append(ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=None, judged=False,
-                                             answer_span=span, error="not scored: cut by the scorer's window"))
+                verdicts.append(
+                    ClaimVerdict(
+                        id=s.id,
+                        text=s.text,
+                        sentence_id=s.id,
+                        label=None,
+                        judged=False,
+                        answer_span=span,
+                        error="not scored: cut by the scorer's window",
+                    )
+                )
                 continue
             r = risk(f, cal.mean, cal.std)
             risks.append(r)
@@ -189,8 +219,10 @@ class GaspDetector(Detector):
         cost = Cost(judge_calls=scored.passes, prompt_tokens=scored.tokens_read, seconds=time.perf_counter() - started)
         notes = list(scored.notes)
         if scored.passes:
-            notes.append(f"scored with {scored.passes} passes over {scored.tokens_read} tokens "
-                         f"({scored.tokens_naive} without reusing shared prefixes)")
+            notes.append(
+                f"scored with {scored.passes} passes over {scored.tokens_read} tokens "
+                f"({scored.tokens_naive} without reusing shared prefixes)"
+            )
         windows = [Window(index=i, first=a, last=b) for i, (a, b) in enumerate(scored.chunks)]
         return sentence_report(verdicts, base, cost, notes, max(risks) if risks else None, windows)
 
@@ -205,19 +237,49 @@ def _chunk_text(sentences: list[Sentence]) -> str:
     return "".join(parts) + "\n"
 
 
-def _verdict(s: Sentence, span: Span, f: SentenceFeatures, r: float, threshold: float,
-             chunks: list[tuple[int, int]], context: list[Sentence]) -> ClaimVerdict:
+def _verdict(
+    s: Sentence,
+    span: Span,
+    f: SentenceFeatures,
+    r: float,
+    threshold: float,
+    chunks: list[tuple[int, int]],
+    context: list[Sentence],
+) -> ClaimVerdict:
     flagged = r > threshold
     evidence: list[Evidence] = []
     if f.supporting_chunk is not None:
         first, last = chunks[f.supporting_chunk]
-        evidence = [Evidence.of(c) for c in context[first: last + 1]]
-    where = (f"; removing chunk {f.supporting_chunk} (context sentences {chunks[f.supporting_chunk][0]}–"
-             f"{chunks[f.supporting_chunk][1]}) lowers it most, by {f.drop:.2f}") if f.supporting_chunk is not None else \
-        "; no single chunk's removal lowers it"
-    reason = (f"{'weakly' if flagged else 'strongly'} grounded: the context raises this sentence's log-likelihood by "
-              f"{f.gap:+.2f} nats/token{where}; risk {r:.2f} {'>' if flagged else '≤'} threshold {threshold:.2f}")
-    grounding = Grounding(gap=f.gap, jsd_empty=f.jsd_empty, drop=f.drop, jsd_loo=f.jsd_loo, risk=r,
-                          threshold=threshold, supporting_chunk=f.supporting_chunk, tokens=f.tokens)
-    return ClaimVerdict(id=s.id, text=s.text, sentence_id=s.id, label=Label.NIC if flagged else Label.ENT,
-                        answer_span=span, evidence=evidence, reason=reason, grounding=grounding)
+        evidence = [Evidence.of(c) for c in context[first : last + 1]]
+    where = (
+        (
+            f"; removing chunk {f.supporting_chunk} (context sentences {chunks[f.supporting_chunk][0]}–"
+            f"{chunks[f.supporting_chunk][1]}) lowers it most, by {f.drop:.2f}"
+        )
+        if f.supporting_chunk is not None
+        else "; no single chunk's removal lowers it"
+    )
+    reason = (
+        f"{'weakly' if flagged else 'strongly'} grounded: the context raises this sentence's log-likelihood by "
+        f"{f.gap:+.2f} nats/token{where}; risk {r:.2f} {'>' if flagged else '≤'} threshold {threshold:.2f}"
+    )
+    grounding = Grounding(
+        gap=f.gap,
+        jsd_empty=f.jsd_empty,
+        drop=f.drop,
+        jsd_loo=f.jsd_loo,
+        risk=r,
+        threshold=threshold,
+        supporting_chunk=f.supporting_chunk,
+        tokens=f.tokens,
+    )
+    return ClaimVerdict(
+        id=s.id,
+        text=s.text,
+        sentence_id=s.id,
+        label=Label.NIC if flagged else Label.ENT,
+        answer_span=span,
+        evidence=evidence,
+        reason=reason,
+        grounding=grounding,
+    )

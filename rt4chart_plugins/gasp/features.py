@@ -61,8 +61,9 @@ def token_anchors(text: str, token_spans: list[tuple[int, int]]) -> np.ndarray:
     return out
 
 
-def sentence_features(cond: Conditions, anchors: np.ndarray,
-                      sentences: list[tuple[int, int]]) -> list[SentenceFeatures | None]:
+def sentence_features(
+    cond: Conditions, anchors: np.ndarray, sentences: list[tuple[int, int]]
+) -> list[SentenceFeatures | None]:
     """Average each condition over the tokens anchored in each answer sentence; None for a
     sentence with no token scored (cut by the model's window)."""
     out: list[SentenceFeatures | None] = []
@@ -83,14 +84,19 @@ def sentence_features(cond: Conditions, anchors: np.ndarray,
             supporting = best if drops[best] > 0 else None
         else:
             drop, jsd_loo, supporting = 0.0, 0.0, None
-        out.append(SentenceFeatures(gap=gap, jsd_empty=jsd0, drop=drop, jsd_loo=jsd_loo,
-                                    supporting_chunk=supporting, tokens=len(idx)))
+        out.append(
+            SentenceFeatures(
+                gap=gap, jsd_empty=jsd0, drop=drop, jsd_loo=jsd_loo, supporting_chunk=supporting, tokens=len(idx)
+            )
+        )
     return out
 
 
 def standardize(vector: np.ndarray | list[float], mean: list[float], std: list[float]) -> np.ndarray:
     """The features as z-scores under a calibration's statistics."""
-    return (np.asarray(vector, dtype=float) - np.asarray(mean, dtype=float)) / np.maximum(np.asarray(std, dtype=float), 1e-9)
+    return (np.asarray(vector, dtype=float) - np.asarray(mean, dtype=float)) / np.maximum(
+        np.asarray(std, dtype=float), 1e-9
+    )
 
 
 def risk(features: SentenceFeatures, mean: list[float], std: list[float]) -> float:

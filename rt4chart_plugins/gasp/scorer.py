@@ -63,8 +63,7 @@ class LlamaScorer(DirectLlama):
     """A GGUF causal LM through llama-cpp-python, used only to score text (nothing is generated).
     Instances with the same file and settings share the loaded model and its lock."""
 
-    def __init__(self, model_path: str | Path, *, n_ctx: int = 8192, n_threads: int | None = None,
-                 n_batch: int = 512):
+    def __init__(self, model_path: str | Path, *, n_ctx: int = 8192, n_threads: int | None = None, n_batch: int = 512):
         super().__init__(model_path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
 
     def _params(self) -> dict[str, Any]:
@@ -81,7 +80,7 @@ class LlamaScorer(DirectLlama):
         pos = 0
         for i, ch in enumerate(text):
             n = len(ch.encode("utf-8"))
-            byte_to_char[pos + 1: pos + n + 1] = i + 1
+            byte_to_char[pos + 1 : pos + n + 1] = i + 1
             pos += n
         spans, prev = [], 0
         for i in range(len(tokens)):
@@ -99,7 +98,7 @@ class LlamaScorer(DirectLlama):
         ctx, batch, vocab = llm._ctx, llm._batch, llm.n_vocab()
         rows = []
         for i in range(0, len(tokens), self.n_batch):
-            chunk = tokens[i: i + self.n_batch]
+            chunk = tokens[i : i + self.n_batch]
             batch.set_batch(batch=chunk, n_past=n_past + i, logits_all=False)
             wanted = 0
             for j in range(len(chunk)):
@@ -108,8 +107,11 @@ class LlamaScorer(DirectLlama):
                 wanted += flag
             ctx.decode(batch)
             if wanted:
-                rows.append(np.ctypeslib.as_array(ctx.get_logits(), shape=(wanted * vocab,))
-                            .reshape(wanted, vocab).astype(np.float32, copy=True))
+                rows.append(
+                    np.ctypeslib.as_array(ctx.get_logits(), shape=(wanted * vocab,))
+                    .reshape(wanted, vocab)
+                    .astype(np.float32, copy=True)
+                )
         return np.concatenate(rows) if rows else np.zeros((0, vocab), dtype=np.float32)
 
     def _answer_logits(self, prefix: list[int], n_keep: int, answer: list[int]) -> np.ndarray:
@@ -144,21 +146,28 @@ class LlamaScorer(DirectLlama):
                 lp_tok = np.empty(len(answer), dtype=np.float32)
                 jsd = np.empty(len(answer), dtype=np.float32)
                 for b in range(0, len(answer), _BLOCK):
-                    lp = log_softmax(logits[b: b + _BLOCK])
-                    lp_tok[b: b + _BLOCK] = lp[np.arange(len(lp)), target[b: b + _BLOCK]]
-                    jsd[b: b + _BLOCK] = jsd_rows(full[b: b + _BLOCK], lp)
+                    lp = log_softmax(logits[b : b + _BLOCK])
+                    lp_tok[b : b + _BLOCK] = lp[np.arange(len(lp)), target[b : b + _BLOCK]]
+                    jsd[b : b + _BLOCK] = jsd_rows(full[b : b + _BLOCK], lp)
                 return lp_tok, jsd
 
             loo: list[tuple[np.ndarray, np.ndarray]] = []
             if len(chunks) > 1:  # with one chunk, leaving it out is the empty context
                 for k in range(len(chunks) - 1, -1, -1):
                     keep = len(head) + sum(len(c) for c in chunks[:k])
-                    prefix = head + [t for c in chunks[:k] + chunks[k + 1:] for t in c] + tail
+                    prefix = head + [t for c in chunks[:k] + chunks[k + 1 :] for t in c] + tail
                     loo.insert(0, compare(prefix, keep))
             empty, jsd_empty = compare(head + tail, len(head))
         loo = loo or [(empty, jsd_empty)] * len(chunks)
         # independent passes would read the whole prompt each time: full, empty, each chunk left out
         naive = n + (n - sum(map(len, chunks))) + (sum(n - len(c) for c in chunks) if len(chunks) > 1 else 0)
-        return Conditions(full=full[np.arange(len(answer)), target], empty=empty, jsd_empty=jsd_empty,
-                          loo=[lp for lp, _ in loo], jsd_loo=[j for _, j in loo], passes=len(passes),
-                          tokens_read=sum(passes), tokens_naive=naive)
+        return Conditions(
+            full=full[np.arange(len(answer)), target],
+            empty=empty,
+            jsd_empty=jsd_empty,
+            loo=[lp for lp, _ in loo],
+            jsd_loo=[j for _, j in loo],
+            passes=len(passes),
+            tokens_read=sum(passes),
+            tokens_naive=naive,
+        )

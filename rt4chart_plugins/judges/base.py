@@ -62,9 +62,7 @@ class Judge(ABC):
     one_window: bool = False
 
     @abstractmethod
-    async def decompose(
-        self, sentences: list[Sentence], *, holistic: bool, cost: Cost
-    ) -> DecomposeResult:
+    async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
         """Split answer sentences into atomic, self-contained claims; sees the answer only."""
 
     @abstractmethod
@@ -95,12 +93,26 @@ def label_from_text(value: object) -> Label | None:
         return None
     key = value.strip().upper().replace("-", "_").replace(" ", "_")
     aliases = {
-        "ENT": Label.ENT, "ENTAILED": Label.ENT, "ENTAILMENT": Label.ENT, "SUPPORTED": Label.ENT,
-        "YES": Label.ENT, "TRUE": Label.ENT,
-        "CON": Label.CON, "CONTRADICTED": Label.CON, "CONTRADICTION": Label.CON,
-        "REFUTED": Label.CON, "NO": Label.CON, "FALSE": Label.CON,
-        "NIC": Label.NIC, "NOT_IN_CONTEXT": Label.NIC, "BASELESS": Label.NIC, "NEUTRAL": Label.NIC,
-        "NOT_FOUND": Label.NIC, "NOT_MENTIONED": Label.NIC, "UNKNOWN": Label.NIC,
-        "NOT_ENOUGH_INFO": Label.NIC, "UNVERIFIABLE": Label.NIC,
+        "ENT": Label.ENT,
+        "ENTAILED": Label.ENT,
+        "ENTAILMENT": Label.ENT,
+        "SUPPORTED": Label.ENT,
+        "YES": Label.ENT,
+        "TRUE": Label.ENT,
+        "CON": Label.CON,
+        "CONTRADICTED": Label.CON,
+        "CONTRADICTION": Label.CON,
+        "REFUTED": Label.CON,
+        "NO": Label.CON,
+        "FALSE": Label.CON,
+        "NIC": Label.NIC,
+        "NOT_IN_CONTEXT": Label.NIC,
+        "BASELESS": Label.NIC,
+        "NEUTRAL": Label.NIC,
+        "NOT_FOUND": Label.NIC,
+        "NOT_MENTIONED": Label.NIC,
+        "UNKNOWN": Label.NIC,
+        "NOT_ENOUGH_INFO": Label.NIC,
+        "UNVERIFIABLE": Label.NIC,
     }
     return aliases.get(key)

@@ -76,8 +76,11 @@ class JudgeCache:
 
     def _off(self, exc: BaseException) -> None:
         self._db = None
-        warnings.warn(f"the judge cache {self.path} cannot be used ({type(exc).__name__}: {exc}); "
-                      f"running without it", RuntimeWarning, stacklevel=4)
+        warnings.warn(
+            f"the judge cache {self.path} cannot be used ({type(exc).__name__}: {exc}); running without it",
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
     def _move_aside(self, exc: BaseException) -> None:
         """Put a damaged file (and its WAL) aside and start a new one. Called with the lock held."""
@@ -94,8 +97,12 @@ class JudgeCache:
         except (OSError, sqlite3.DatabaseError) as again:
             self._off(again)
             return
-        warnings.warn(f"the judge cache {self.path} was damaged ({type(exc).__name__}: {exc}); it was moved to "
-                      f"{aside.name} and a new one started", RuntimeWarning, stacklevel=4)
+        warnings.warn(
+            f"the judge cache {self.path} was damaged ({type(exc).__name__}: {exc}); it was moved to "
+            f"{aside.name} and a new one started",
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
     def get(self, key: str) -> object | None:
         with self._lock:

@@ -28,8 +28,15 @@ class CascadeJudge(Judge):
     uncertain one); ``band``: how far from the threshold a P(ENT) counts as uncertain. ``trained``
     and ``llm`` are the two judges' options (see ``TrainedJudge`` and ``LlamaCppJudge``)."""
 
-    def __init__(self, *, budget: float = 0.25, band: float = 0.25, flag_only: bool = True,
-                 trained: dict[str, Any] | None = None, llm: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        *,
+        budget: float = 0.25,
+        band: float = 0.25,
+        flag_only: bool = True,
+        trained: dict[str, Any] | None = None,
+        llm: dict[str, Any] | None = None,
+    ):
         from rt4chart_plugins.errors import InvalidInput
 
         if not 0.0 <= budget <= 1.0 or not 0.0 <= band <= 1.0:
@@ -43,7 +50,9 @@ class CascadeJudge(Judge):
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return f"auto({self.trained.name}+{self.llm.name},budget={self.budget:g}{',flag-only' if self.flag_only else ''})"
+        return (
+            f"auto({self.trained.name}+{self.llm.name},budget={self.budget:g}{',flag-only' if self.flag_only else ''})"
+        )
 
     def prepare(self) -> None:
         self.trained.prepare()
@@ -66,9 +75,11 @@ class CascadeJudge(Judge):
         at most ``budget`` of the request's claims, rounded up: a one-sentence answer is a request
         of one claim, and rounding down would never let its claim reach the LLM."""
         t = self.trained.threshold
-        near = [(abs(j.probs[Label.ENT] - t), j.claim_id) for j in result.judgements
-                if j.probs and abs(j.probs[Label.ENT] - t) <= self.band
-                and (j.label == Label.ENT or not self.flag_only)]
+        near = [
+            (abs(j.probs[Label.ENT] - t), j.claim_id)
+            for j in result.judgements
+            if j.probs and abs(j.probs[Label.ENT] - t) <= self.band and (j.label == Label.ENT or not self.flag_only)
+        ]
         return [cid for _, cid in sorted(near)[: math.ceil(self.budget * n_claims - 1e-9)]]
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
@@ -76,9 +87,15 @@ class CascadeJudge(Judge):
         chosen = set(self.uncertain(first, len(request.claims)))
         if not chosen:
             return first
-        second = await self.llm.verify(request.model_copy(update={
-            "claims": [c for c in request.claims if c.id in chosen],
-            "hints": {k: v for k, v in request.hints.items() if k in chosen}}), cost=cost)
+        second = await self.llm.verify(
+            request.model_copy(
+                update={
+                    "claims": [c for c in request.claims if c.id in chosen],
+                    "hints": {k: v for k, v in request.hints.items() if k in chosen},
+                }
+            ),
+            cost=cost,
+        )
         better = {j.claim_id: j for j in second.judgements}
         out = VerifyResult(unjudged=dict(first.unjudged))
         for j in first.judgements:
@@ -87,8 +104,10 @@ class CascadeJudge(Judge):
                 out.judgements.append(j)
             elif j.claim_id in better:
                 llm = better[j.claim_id]
-                llm.reason = (f"embedded LLM (the trained verifier was unsure: P(ENT)={j.probs[Label.ENT]:.2f}): "
-                              f"{llm.reason or ''}").rstrip(": ")
+                llm.reason = (
+                    f"embedded LLM (the trained verifier was unsure: P(ENT)={j.probs[Label.ENT]:.2f}): "
+                    f"{llm.reason or ''}"
+                ).rstrip(": ")
                 out.judgements.append(llm)
             else:
                 out.judgements.append(j)

@@ -101,7 +101,7 @@ def extract_json_text(text: str) -> str:
     if fenced and fenced.group(1).strip()[:1] in ("{", "["):
         return fenced.group(1).strip()
     starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
-    return stripped[min(starts):] if starts else stripped
+    return stripped[min(starts) :] if starts else stripped
 
 
 #: one verdict of a reply written as labelled lines instead of JSON ("Claim (0): …", "Label: CON",
@@ -121,9 +121,15 @@ def _parse_labelled(text: str) -> dict | None:
     verdicts = []
     for m in _LABELLED.finditer(text or ""):
         phrase = (m.group("phrase") or "").strip().strip("\"'") or None
-        verdicts.append({"claim": int(m.group("claim")), "label": m.group("label"),
-                         "evidence": _INT.findall(m.group("evidence") or ""), "phrase": phrase,
-                         "reason": (m.group("reason") or "").strip() or None})
+        verdicts.append(
+            {
+                "claim": int(m.group("claim")),
+                "label": m.group("label"),
+                "evidence": _INT.findall(m.group("evidence") or ""),
+                "phrase": phrase,
+                "reason": (m.group("reason") or "").strip() or None,
+            }
+        )
     return {"verdicts": verdicts} if verdicts else None
 
 
@@ -245,8 +251,9 @@ class ChatJudge(Judge):
             self._semaphores[loop] = asyncio.Semaphore(self.concurrency)
         return self._semaphores[loop]
 
-    async def _ask(self, system: str, user: str, schema: dict, schema_name: str, cost: Cost,
-                   check: Callable[[object], str | None]) -> Answer:
+    async def _ask(
+        self, system: str, user: str, schema: dict, schema_name: str, cost: Cost, check: Callable[[object], str | None]
+    ) -> Answer:
         """One cached request with its transport retries, read. ``check(data)`` says what is wrong
         with a complete reply's JSON (None: nothing). Only a reply that is complete and passes
         ``check`` is cached: one that failed is asked again on a re-run, once the endpoint is
@@ -295,7 +302,8 @@ class ChatJudge(Judge):
                 if self._is_fatal(exc):
                     self._unavailable = JudgeUnavailable(
                         f"{self.name} refused the request ({what}); check the key, the model name and the "
-                        f"URL. No further request was sent; re-run to score the rows left")
+                        f"URL. No further request was sent; re-run to score the rows left"
+                    )
                     raise self._unavailable from exc
                 if not self._is_transient(exc):
                     raise JudgeError(f"{self.name}: {what}") from exc
@@ -303,7 +311,8 @@ class ChatJudge(Judge):
                 if self._failures_in_a_row >= self.breaker_after:
                     self._unavailable = JudgeUnavailable(
                         f"{self.name} failed {self._failures_in_a_row} attempts in a row (last: {what}); the "
-                        f"endpoint looks down, so the rest were not sent. Re-run to resume once it is back")
+                        f"endpoint looks down, so the rest were not sent. Re-run to resume once it is back"
+                    )
                     raise self._unavailable from exc
                 if attempt > self.max_retries:
                     raise JudgeError(f"{self.name}: {what} (after {attempt} attempts)") from exc
@@ -341,7 +350,9 @@ class ChatJudge(Judge):
                 result.claims = _claims_of(answer.data, sentences, holistic) or []
                 return result
             problem = answer.problem
-        raise InvalidReply(f"{self.name}: the decomposition could not be read ({problem}; asked {REPLY_ATTEMPTS} times)")
+        raise InvalidReply(
+            f"{self.name}: the decomposition could not be read ({problem}; asked {REPLY_ATTEMPTS} times)"
+        )
 
     # ---- verification ----------------------------------------------------------------------
 
@@ -378,7 +389,9 @@ class ChatJudge(Judge):
             pending = [c for c in pending if c.id not in done]
             problem = answer.problem or problem
         for c in pending:
-            result.unjudged[c.id] = problem if problem == NO_VERDICT else f"{self.name}: {problem} (asked {REPLY_ATTEMPTS} times)"
+            result.unjudged[c.id] = (
+                problem if problem == NO_VERDICT else f"{self.name}: {problem} (asked {REPLY_ATTEMPTS} times)"
+            )
         return result
 
 
@@ -403,7 +416,7 @@ def _claims_of(data: object, sentences: list[Sentence], holistic: bool) -> list[
     return claims if claims or not items else None
 
 
-_MISSING = "Give exactly one verdict for each claim above, numbered as above, in the \"verdicts\" list."
+_MISSING = 'Give exactly one verdict for each claim above, numbered as above, in the "verdicts" list.'
 _INT = re.compile(r"-?\d+")
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -442,8 +455,9 @@ def _with_evidence(judgement: Judgement, claims: list[Claim], sentences: list[Se
     if best[0] < 2:
         return judgement
     note = f"(evidence: the judge cited no sentence; [{-best[1]}] shares most of the claim's words)"
-    return judgement.model_copy(update={"evidence": [-best[1]],
-                                        "reason": f"{judgement.reason} {note}" if judgement.reason else note})
+    return judgement.model_copy(
+        update={"evidence": [-best[1]], "reason": f"{judgement.reason} {note}" if judgement.reason else note}
+    )
 
 
 def _salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:

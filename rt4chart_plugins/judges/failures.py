@@ -84,8 +84,14 @@ def describe(exc: BaseException) -> str:
     connection, nor from a timeout; what it wraps does ("Server disconnected without sending a
     response.")."""
     outer = f"{type(exc).__name__}: {exc}".strip()
-    inner = next((f"{type(e).__name__}: {e}" for e in list(causes(exc, shown=True))[1:]
-                  if str(e).strip() and str(e) not in outer and type(e).__name__ != "CancelledError"), None)
+    inner = next(
+        (
+            f"{type(e).__name__}: {e}"
+            for e in list(causes(exc, shown=True))[1:]
+            if str(e).strip() and str(e) not in outer and type(e).__name__ != "CancelledError"
+        ),
+        None,
+    )
     return (f"{outer} ({inner})" if inner else outer).replace("\n", " ")
 
 

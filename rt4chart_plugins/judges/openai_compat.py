@@ -51,7 +51,9 @@ class OpenAIJudge(ChatJudge):
         self._schema_mode = "prompt" if self._endpoint() in _REJECTS_JSON_SCHEMA else "json_schema"
         self.fallback_reason: str | None = (  # why it did
             "this server rejected json_schema response formats earlier in this process"
-            if self._schema_mode == "prompt" else None)
+            if self._schema_mode == "prompt"
+            else None
+        )
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         super().__init__(name=f"openai:{self.model}@{self.base_url or 'api.openai.com'}", **kwargs)
 
@@ -70,7 +72,10 @@ class OpenAIJudge(ChatJudge):
             # ("Event loop is closed") once its loop is gone. openai builds it on whichever HTTP
             # library that release depends on (httpx until 2.x, httpx2 from 3.0).
             self._clients[loop] = openai.AsyncOpenAI(
-                base_url=self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=0,
+                base_url=self.base_url,
+                api_key=self.api_key,
+                timeout=self.timeout,
+                max_retries=0,
                 http_client=openai.DefaultAsyncHttpxClient(timeout=self.timeout),
             )
         return self._clients[loop]
@@ -81,8 +86,12 @@ class OpenAIJudge(ChatJudge):
         while True:
             if self._schema_mode == "json_schema":
                 messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-                fmt: dict[str, Any] = {"response_format": {
-                    "type": "json_schema", "json_schema": {"name": schema_name, "schema": schema, "strict": True}}}
+                fmt: dict[str, Any] = {
+                    "response_format": {
+                        "type": "json_schema",
+                        "json_schema": {"name": schema_name, "schema": schema, "strict": True},
+                    }
+                }
             else:  # the JSON-in-the-prompt request that every framework client sends too
                 prompt_system, prompt_user = prompt_messages(system, user, schema)
                 messages = [{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}]
@@ -90,14 +99,17 @@ class OpenAIJudge(ChatJudge):
             try:
                 # a total deadline: the client's timeout bounds each read, so a reply trickled a byte
                 # at a time never ends; past the deadline the request is a timeout, and retried
-                resp = await within(self.timeout, self._client().chat.completions.create(
-                    model=self.model,
-                    messages=messages,
-                    temperature=self.temperature,
-                    seed=self.seed,
-                    max_tokens=self.max_tokens,
-                    **fmt,
-                ))
+                resp = await within(
+                    self.timeout,
+                    self._client().chat.completions.create(
+                        model=self.model,
+                        messages=messages,
+                        temperature=self.temperature,
+                        seed=self.seed,
+                        max_tokens=self.max_tokens,
+                        **fmt,
+                    ),
+                )
                 break
             except openai.APIStatusError as exc:
                 # A server without json_schema support rejects it (llama.cpp's with a 500): learnt
@@ -111,8 +123,10 @@ class OpenAIJudge(ChatJudge):
                 raise
         choices = getattr(resp, "choices", None)
         if choices is None:  # the client hands back what it could not parse: an HTML page, plain text
-            raise InvalidReply(f"{self.name}: the endpoint answered with no chat completion "
-                               f"({type(resp).__name__} {str(resp)[:80]!r}); check the URL")
+            raise InvalidReply(
+                f"{self.name}: the endpoint answered with no chat completion "
+                f"({type(resp).__name__} {str(resp)[:80]!r}); check the URL"
+            )
         if not choices:
             raise InvalidReply(f"{self.name}: the endpoint's completion has no choices")
         usage = getattr(resp, "usage", None)

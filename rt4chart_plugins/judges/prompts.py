@@ -105,12 +105,15 @@ def readout_support(claim: str, hint: str | None, note: str) -> str:
 
 def readout_pair(sentence: str, claim: str) -> str:
     """Asked of a claim the document does not support, against its closest sentence."""
-    return (f"Sentence: {sentence}\nStatement: {claim}\n\n"
-            "Can the sentence and the statement both be true at the same time? Answer Yes or No.")
+    return (
+        f"Sentence: {sentence}\nStatement: {claim}\n\n"
+        "Can the sentence and the statement both be true at the same time? Answer Yes or No."
+    )
 
 
 READOUT_EVIDENCE = "Which numbered document sentences show this? Answer with their numbers only, separated by commas."
 READOUT_PHRASE = "Which words of the claim are not backed by the document? Quote them exactly, nothing else."
+
 
 def readout_decompose(sentence: str, before: str) -> str:
     """One answer sentence to split, after up to two sentences before it (for its pronouns)."""

@@ -31,17 +31,32 @@ class JudgeEntry:
         return getattr(importlib.import_module(module), cls)
 
 
-JUDGES: dict[str, JudgeEntry] = {e.name: e for e in (
-    JudgeEntry("trained", "rt4chart_plugins.judges.trained:TrainedJudge",
-               "the packaged cross-encoder verifier (offline, fast; the default)"),
-    JudgeEntry("local", "rt4chart_plugins.judges.llama:LlamaCppJudge",
-               "the embedded llama.cpp LLM (offline; the [local] extra)"),
-    JudgeEntry("openai", "rt4chart_plugins.judges.openai_compat:OpenAIJudge",
-               "any OpenAI-compatible endpoint (the [openai] extra)"),
-    JudgeEntry("auto", "rt4chart_plugins.judges.cascade:CascadeJudge",
-               "the trained verifier, with the claims it is least sure of judged again by the embedded LLM "
-               "(the [local] extra)"),
-)}
+JUDGES: dict[str, JudgeEntry] = {
+    e.name: e
+    for e in (
+        JudgeEntry(
+            "trained",
+            "rt4chart_plugins.judges.trained:TrainedJudge",
+            "the packaged cross-encoder verifier (offline, fast; the default)",
+        ),
+        JudgeEntry(
+            "local",
+            "rt4chart_plugins.judges.llama:LlamaCppJudge",
+            "the embedded llama.cpp LLM (offline; the [local] extra)",
+        ),
+        JudgeEntry(
+            "openai",
+            "rt4chart_plugins.judges.openai_compat:OpenAIJudge",
+            "any OpenAI-compatible endpoint (the [openai] extra)",
+        ),
+        JudgeEntry(
+            "auto",
+            "rt4chart_plugins.judges.cascade:CascadeJudge",
+            "the trained verifier, with the claims it is least sure of judged again by the embedded LLM "
+            "(the [local] extra)",
+        ),
+    )
+}
 
 
 def judge_name(judge: str | None) -> str:
@@ -64,8 +79,11 @@ def judge_options(name: str | None) -> list[str]:
         if "__init__" not in vars(cls) or cls is Judge or cls is object:
             continue
         params = inspect.signature(vars(cls)["__init__"]).parameters.values()
-        options += [p.name for p in params if p.name != "self" and p.name not in options
-                    and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        options += [
+            p.name
+            for p in params
+            if p.name != "self" and p.name not in options and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
         if not any(p.kind == p.VAR_KEYWORD for p in params):
             break
     return options
@@ -76,11 +94,15 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
     given :class:`Judge` itself. Options the judge does not take are refused."""
     if isinstance(judge, Judge):
         if kwargs:
-            raise InvalidInput(f"judge options {sorted(kwargs)} were given with a Judge instance; configure the instance")
+            raise InvalidInput(
+                f"judge options {sorted(kwargs)} were given with a Judge instance; configure the instance"
+            )
         return judge
     known = judge_options(judge)
     unknown = sorted(set(kwargs) - set(known))
     if unknown:
-        raise InvalidInput(f"the {judge_name(judge)!r} judge takes no option {', '.join(map(repr, unknown))}; "
-                           f"it takes {', '.join(known) or 'none'}")
+        raise InvalidInput(
+            f"the {judge_name(judge)!r} judge takes no option {', '.join(map(repr, unknown))}; "
+            f"it takes {', '.join(known) or 'none'}"
+        )
     return entry(judge).load()(**kwargs)

@@ -59,8 +59,12 @@ def is_refusal(sentence: str) -> bool:
 def carries_no_claim(sentence: str) -> bool:
     """A refusal, an abstention ("I don't know."), a preamble or a closing courtesy: nothing in it
     can be checked against the context."""
-    return (is_refusal(sentence) or is_abstention(sentence) or bool(PREAMBLE.search(sentence))
-            or (bool(CLOSING.search(sentence)) and len(sentence.split()) <= 25))
+    return (
+        is_refusal(sentence)
+        or is_abstention(sentence)
+        or bool(PREAMBLE.search(sentence))
+        or (bool(CLOSING.search(sentence)) and len(sentence.split()) <= 25)
+    )
 
 
 async def decompose(
@@ -91,5 +95,6 @@ async def decompose(
             notes.append("holistic decomposition returned no claim; fell back to one claim per sentence")
             pairs = [(s.id, s.text) for s in checkable]
     text_of = {s.id: s.text for s in sentences}
-    return [Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, ""))
-            for i, (sid, text) in enumerate(pairs)]
+    return [
+        Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, "")) for i, (sid, text) in enumerate(pairs)
+    ]

@@ -29,9 +29,15 @@ def check_evidence(
     ids: list[int] = []
     for i in judgement.evidence:
         if not 0 <= i < len(context):
-            corrections.append(Correction(claim_id=cid, kind="evidence_out_of_range", detail=f"sentence {i} does not exist"))
+            corrections.append(
+                Correction(claim_id=cid, kind="evidence_out_of_range", detail=f"sentence {i} does not exist")
+            )
         elif i not in shown:
-            corrections.append(Correction(claim_id=cid, kind="evidence_outside_window", detail=f"sentence {i} was not shown to the judge"))
+            corrections.append(
+                Correction(
+                    claim_id=cid, kind="evidence_outside_window", detail=f"sentence {i} was not shown to the judge"
+                )
+            )
         else:
             ids.append(i)
     if judgement.quote:
@@ -40,13 +46,19 @@ def check_evidence(
             corrections.append(Correction(claim_id=cid, kind="quote_unmatched", detail=judgement.quote[:120]))
         elif hit not in ids:
             ids.append(hit)
-            corrections.append(Correction(claim_id=cid, kind="quote_matched", detail=f"quote located in sentence {hit}"))
+            corrections.append(
+                Correction(claim_id=cid, kind="quote_matched", detail=f"quote located in sentence {hit}")
+            )
     if judgement.label == Label.NIC:
         if ids:
             corrections.append(Correction(claim_id=cid, kind="evidence_on_nic_removed", detail=f"dropped {ids}"))
         return []
     if not ids:
-        corrections.append(Correction(claim_id=cid, kind="evidence_missing", detail=f"{judgement.label.value} verdict cited no valid sentence"))
+        corrections.append(
+            Correction(
+                claim_id=cid, kind="evidence_missing", detail=f"{judgement.label.value} verdict cited no valid sentence"
+            )
+        )
     return sorted(set(ids))
 
 

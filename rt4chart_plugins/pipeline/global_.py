@@ -59,12 +59,27 @@ async def verify_global(
     hinted = [c for c in judged if local[c.id].label != Label.NIC]
     if whole_fits:
         if searching:
-            requests.append(VerifyRequest(mode="global_search", sentences=context, claims=searching,
-                                          question=question, want_phrase=want_phrase))
+            requests.append(
+                VerifyRequest(
+                    mode="global_search",
+                    sentences=context,
+                    claims=searching,
+                    question=question,
+                    want_phrase=want_phrase,
+                )
+            )
         if hinted:
             hints = {c.id: (local[c.id].label, list(windows[local[c.id].window].ids)) for c in hinted}
-            requests.append(VerifyRequest(mode="global_hint", sentences=context, claims=hinted,
-                                          question=question, hints=hints, want_phrase=want_phrase))
+            requests.append(
+                VerifyRequest(
+                    mode="global_hint",
+                    sentences=context,
+                    claims=hinted,
+                    question=question,
+                    hints=hints,
+                    want_phrase=want_phrase,
+                )
+            )
     else:
         if searching:
             notes.append(
@@ -77,8 +92,16 @@ async def verify_global(
         for w_index, group in by_window.items():
             window = windows[w_index]
             hints = {c.id: (local[c.id].label, list(window.ids)) for c in group}
-            requests.append(VerifyRequest(mode="global_hint", sentences=_span_that_fits(context, costs, window, budget),
-                                          claims=group, question=question, hints=hints, want_phrase=want_phrase))
+            requests.append(
+                VerifyRequest(
+                    mode="global_hint",
+                    sentences=_span_that_fits(context, costs, window, budget),
+                    claims=group,
+                    question=question,
+                    hints=hints,
+                    want_phrase=want_phrase,
+                )
+            )
 
     results = await asyncio.gather(*(judge.verify(r, cost=cost) for r in requests))
     out: dict[int, Judgement] = {}

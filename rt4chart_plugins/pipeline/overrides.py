@@ -19,9 +19,18 @@ from rt4chart_plugins.rules.records import records_of
 from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, Sentence, Span
 
 
-def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: list[Sentence],
-                question: str | None, notes: list[str], *, answer_sentences: list[Sentence] = (),
-                facts: bool = True, records: bool = True, contrasts: bool = True) -> None:
+def apply_rules(
+    verdicts: list[ClaimVerdict],
+    context: str | list[str],
+    units: list[Sentence],
+    question: str | None,
+    notes: list[str],
+    *,
+    answer_sentences: list[Sentence] = (),
+    facts: bool = True,
+    records: bool = True,
+    contrasts: bool = True,
+) -> None:
     """A claim the judge found supported, but which states a number or a name that the context
     does not contain anywhere, is baseless; one that says the opposite of a yes/no field of a
     structured context ("has TVs" against ``"HasTV": "False"``), or gives a day other hours than
@@ -74,13 +83,19 @@ def apply_rules(verdicts: list[ClaimVerdict], context: str | list[str], units: l
             v.reason = f"states {', '.join(repr(m) for m in missing)}, found nowhere in the context (judge: {v.reason})"
             overruled += 1
     if overruled:
-        notes.append(f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC")
+        notes.append(
+            f"fact check: {overruled} claim(s) judged ENT state numbers or names absent from the context; set to NIC"
+        )
     if contradicted:
-        notes.append(f"contrast check: {contradicted} claim(s) judged ENT reuse a context sentence's words with another "
-                     f"negation, quantifier, modality, direction, roles or amount; set to CON")
+        notes.append(
+            f"contrast check: {contradicted} claim(s) judged ENT reuse a context sentence's words with another "
+            f"negation, quantifier, modality, direction, roles or amount; set to CON"
+        )
     if flipped:
-        notes.append(f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field "
-                     f"or other opening hours; set to CON")
+        notes.append(
+            f"field check: {flipped} claim(s) judged ENT say the opposite of a yes/no field "
+            f"or other opening hours; set to CON"
+        )
 
 
 def clause_holding(sentence: Span | None, words: str) -> Span | None:

@@ -81,9 +81,7 @@ def segment_context(context: str | list[str]) -> list[Sentence]:
         for start, end, text, field in units:
             if not _WORDY.search(text):
                 continue
-            out.append(
-                Sentence(id=len(out), text=text, start=start, end=end, passage=p_index, field=field)
-            )
+            out.append(Sentence(id=len(out), text=text, start=start, end=end, passage=p_index, field=field))
     return out
 
 
@@ -114,8 +112,9 @@ Unit = tuple[int, int, str, "str | None"]
 
 def _prose_units(passage: str, start: int, end: int) -> list[Unit]:
     """The sentences of ``passage[start:end]``, with offsets into the passage."""
-    return [(start + a, start + b, passage[start + a:start + b], None)
-            for a, b in split_sentences(passage[start:end])]
+    return [
+        (start + a, start + b, passage[start + a : start + b], None) for a, b in split_sentences(passage[start:end])
+    ]
 
 
 #: the openings of a JSON object that prose around it may hold (``{``), tried in turn for a record
@@ -175,8 +174,10 @@ def _record_units(passage: str, start: int, end: int) -> list[Unit] | None:
     for leaf in leaves:
         # a key or a value may escape a lone surrogate ("\\ud800"), which decoding turns into one:
         # no tokenizer takes it and no report with it serializes, so it is replaced as in the input
-        units.extend((start, end, clean_text(text), clean_text(field) if field is not None else None)
-                     for start, end, text, field in _leaf_units(passage, leaf))
+        units.extend(
+            (start, end, clean_text(text), clean_text(field) if field is not None else None)
+            for start, end, text, field in _leaf_units(passage, leaf)
+        )
     return units
 
 
@@ -285,7 +286,5 @@ def _leaf_units(text: str, leaf: _Leaf) -> list[tuple[int, int, str, str | None]
         base = leaf.value_start + 1
         spans = split_sentences(value)
         if len(spans) > 1:
-            return [
-                (base + s, base + e, f"{leaf.path}: {value[s:e]}", leaf.path) for s, e in spans
-            ]
+            return [(base + s, base + e, f"{leaf.path}: {value[s:e]}", leaf.path) for s, e in spans]
     return [(leaf.member_start, leaf.value_end, f"{leaf.path}: {_render(value)}", leaf.path)]

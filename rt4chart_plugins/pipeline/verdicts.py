@@ -9,23 +9,49 @@ judge gave none.
 from __future__ import annotations
 
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
-from rt4chart_plugins.types import (Claim, ClaimVerdict, Correction, Evidence, Judgement, Label, LocalVerdict,
-                                    Sentence, Span)
+from rt4chart_plugins.types import (
+    Claim,
+    ClaimVerdict,
+    Correction,
+    Evidence,
+    Judgement,
+    Label,
+    LocalVerdict,
+    Sentence,
+    Span,
+)
 
 
-def claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict | None, error: str | None,
-                   answer_sentences: list[Sentence], context: list[Sentence], corrections: list[Correction],
-                   global_checked: bool) -> ClaimVerdict:
+def claim_verdict(
+    claim: Claim,
+    judgement: Judgement | None,
+    local: LocalVerdict | None,
+    error: str | None,
+    answer_sentences: list[Sentence],
+    context: list[Sentence],
+    corrections: list[Correction],
+    global_checked: bool,
+) -> ClaimVerdict:
     sentence = next((s for s in answer_sentences if s.id == claim.sentence_id), None)
     answer_span = claim_span(claim, sentence)
     if judgement is None:
-        return ClaimVerdict(id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=None, judged=False,
-                            answer_span=answer_span, error=error or "not judged", local=local)
+        return ClaimVerdict(
+            id=claim.id,
+            text=claim.text,
+            sentence_id=claim.sentence_id,
+            label=None,
+            judged=False,
+            answer_span=answer_span,
+            error=error or "not judged",
+            local=local,
+        )
     phrase_span = None
     if judgement.label != Label.ENT and judgement.phrase:
         phrase_span = anchor_phrase(judgement.phrase, answer_span)
         if phrase_span is None and answer_span is not None:
-            corrections.append(Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120]))
+            corrections.append(
+                Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120])
+            )
     evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
     reason = judgement.reason or default_reason(judgement)
     label = judgement.label
@@ -34,13 +60,26 @@ def claim_verdict(claim: Claim, judgement: Judgement | None, local: LocalVerdict
         # judge cited was out of range, or a cut reply kept the label and lost the ids), nothing
         # verifies it, so it is baseless as far as the report can show
         label = Label.NIC
-        corrections.append(Correction(claim_id=claim.id, kind="evidence_missing",
-                                      detail="ENT with no existing context sentence cited: reported NIC"))
+        corrections.append(
+            Correction(
+                claim_id=claim.id,
+                kind="evidence_missing",
+                detail="ENT with no existing context sentence cited: reported NIC",
+            )
+        )
         reason = f"the judge found it supported but cited no sentence of the context (judge: {reason})"
     return ClaimVerdict(
-        id=claim.id, text=claim.text, sentence_id=claim.sentence_id, label=label,
-        answer_span=answer_span, phrase_span=phrase_span, evidence=evidence, reason=reason,
-        probs=judgement.probs, local=local, global_checked=global_checked and local is not None,
+        id=claim.id,
+        text=claim.text,
+        sentence_id=claim.sentence_id,
+        label=label,
+        answer_span=answer_span,
+        phrase_span=phrase_span,
+        evidence=evidence,
+        reason=reason,
+        probs=judgement.probs,
+        local=local,
+        global_checked=global_checked and local is not None,
     )
 
 

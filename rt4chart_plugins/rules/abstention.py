@@ -12,18 +12,24 @@ from __future__ import annotations
 import re
 
 _APOSTROPHE = r"['’]"
-_NOT_KNOW = (rf"(?:I|we)\s+(?:really\s+|honestly\s+)?(?:do\s+not|don{_APOSTROPHE}t|dont)\s+know"
-             rf"|I{_APOSTROPHE}?m\s+not\s+(?:sure|certain)|I\s+am\s+not\s+(?:sure|certain)"
-             rf"|I\s+have\s+no\s+(?:idea|way\s+of\s+knowing)"
-             rf"|I\s+(?:do\s+not|don{_APOSTROPHE}t)\s+have\s+(?:enough\s+|sufficient\s+|any\s+)?(?:the\s+)?"
-             rf"(?:information|details|data|knowledge)"
-             rf"|I\s+(?:cannot|can{_APOSTROPHE}t|can\s+not)\s+(?:say|tell)")
+_NOT_KNOW = (
+    rf"(?:I|we)\s+(?:really\s+|honestly\s+)?(?:do\s+not|don{_APOSTROPHE}t|dont)\s+know"
+    rf"|I{_APOSTROPHE}?m\s+not\s+(?:sure|certain)|I\s+am\s+not\s+(?:sure|certain)"
+    rf"|I\s+have\s+no\s+(?:idea|way\s+of\s+knowing)"
+    rf"|I\s+(?:do\s+not|don{_APOSTROPHE}t)\s+have\s+(?:enough\s+|sufficient\s+|any\s+)?(?:the\s+)?"
+    rf"(?:information|details|data|knowledge)"
+    rf"|I\s+(?:cannot|can{_APOSTROPHE}t|can\s+not)\s+(?:say|tell)"
+)
 _OBJECT = r"(?:\s+to\s+(?:answer|say|tell))?(?:\s+(?:the\s+answer|(?:this|that|the|your)\s+question|that|this|it|for\s+sure|for\s+certain))?"
-_ABOUT = (r"(?:\s+(?:to|for|about|on|regarding)\s+(?:that|this|it|your\s+question|the\s+question|this\s+question"
-          r"|that\s+question))?")
-_SOURCE = (r"(?:,?\s*(?:based\s+on|from|given|according\s+to|with|in)\s+(?:the\s+|this\s+)?"
-           r"(?:provided\s+|given\s+|available\s+|above\s+|retrieved\s+)?"
-           r"(?:context|information|passages?|documents?|text|sources?|data))?")
+_ABOUT = (
+    r"(?:\s+(?:to|for|about|on|regarding)\s+(?:that|this|it|your\s+question|the\s+question|this\s+question"
+    r"|that\s+question))?"
+)
+_SOURCE = (
+    r"(?:,?\s*(?:based\s+on|from|given|according\s+to|with|in)\s+(?:the\s+|this\s+)?"
+    r"(?:provided\s+|given\s+|available\s+|above\s+|retrieved\s+)?"
+    r"(?:context|information|passages?|documents?|text|sources?|data))?"
+)
 
 #: the whole sentence is an abstention (an optional "Sorry," in front, punctuation after)
 ABSTENTION = re.compile(

@@ -26,12 +26,18 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of the clauses of ``text``, whitespace and trailing punctuation trimmed; a piece
     shorter than :data:`MIN_CLAUSE_WORDS` words joins the clause before it (or after it, when first)."""
     numbers = number_spans(text)  # "three and a half million" is one amount, not two clauses
-    cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text)
-                  if not any(a < m.start() < b for a, b in numbers)] + [len(text)]
+    cuts = (
+        [0]
+        + [m.end() for m in _CLAUSE_BREAK.finditer(text) if not any(a < m.start() < b for a, b in numbers)]
+        + [len(text)]
+    )
     pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
     merged: list[list[int]] = []
     for a, b in pieces:
-        if merged and (len(text[a:b].split()) < MIN_CLAUSE_WORDS or len(text[merged[-1][0]:merged[-1][1]].split()) < MIN_CLAUSE_WORDS):
+        if merged and (
+            len(text[a:b].split()) < MIN_CLAUSE_WORDS
+            or len(text[merged[-1][0] : merged[-1][1]].split()) < MIN_CLAUSE_WORDS
+        ):
             merged[-1][1] = b
         else:
             merged.append([a, b])

@@ -17,13 +17,27 @@ from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_mar
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 
 _WORD_NUMBERS = {
-    **CARDINALS, "zero": 0, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000, "noon": 12,
-    "midnight": 0, "half": 0.5, "once": 1, "twice": 2, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    **CARDINALS,
+    "zero": 0,
+    "thousand": 1000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "noon": 12,
+    "midnight": 0,
+    "half": 0.5,
+    "once": 1,
+    "twice": 2,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
 }
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 #: digits, with thousands separators, decimals or an exponent ("1e400"); ordinals' suffixes allowed
-_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:st|nd|rd|th)?(?![\w])",
-                     re.IGNORECASE)
+_NUMBER = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:st|nd|rd|th)?(?![\w])", re.IGNORECASE
+)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CAPITALIZED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)*)")
 _COMMON_CAPS = frozenset(
@@ -122,8 +136,9 @@ class KnownFacts:
             # "12,000 metres" against "12 kilometres": the same amount in another unit is known; so is
             # an amount in words whose value the source states ("forty thousand" against "40,000"),
             # though its words' own values ("forty", "thousand") are not
-            known = set().union(*(numbers(q.text, as_claim=True) for q in mine
-                                  if self._supported(q) or _value(q.value) in self.numbers))
+            known = set().union(
+                *(numbers(q.text, as_claim=True) for q in mine if self._supported(q) or _value(q.value) in self.numbers)
+            )
             # and the other way round: "40,000" against "forty thousand"
             self.amounts()
             unknown = {v for v in unknown - known if v not in self._stated}
@@ -134,8 +149,11 @@ class KnownFacts:
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
-        missing += sorted(n for n in names(claim)
-                          if n not in self.lowered and n not in spelled and not _plural_of_known(n, self.lowered))
+        missing += sorted(
+            n
+            for n in names(claim)
+            if n not in self.lowered and n not in spelled and not _plural_of_known(n, self.lowered)
+        )
         return missing
 
 
@@ -145,9 +163,11 @@ def unsupported_facts(claim: str, context: str, question: str | None = None) -> 
 
 
 def _plural_of_known(name: str, lowered_source: str) -> bool:
-    """"Mondays" against "hours.Monday", "Americans" against "American": the plural of a word the
+    """ "Mondays" against "hours.Monday", "Americans" against "American": the plural of a word the
     source has is not a new name."""
-    return len(name) > 3 and name.endswith("s") and re.search(rf"\b{re.escape(name[:-1])}\b", lowered_source) is not None
+    return (
+        len(name) > 3 and name.endswith("s") and re.search(rf"\b{re.escape(name[:-1])}\b", lowered_source) is not None
+    )
 
 
 def _value(value: float) -> float | Decimal:

@@ -30,16 +30,38 @@ _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORD_VALUES = {**CARDINALS, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _SCALES = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9}
 _CURRENCY_SIGNS = {"$": "$", "€": "€", "£": "£"}
-_CURRENCY_WORDS = {"dollar": "$", "dollars": "$", "usd": "$", "euro": "€", "euros": "€", "eur": "€",
-                   "gbp": "£", "sterling": "£"}
+_CURRENCY_WORDS = {
+    "dollar": "$",
+    "dollars": "$",
+    "usd": "$",
+    "euro": "€",
+    "euros": "€",
+    "eur": "€",
+    "gbp": "£",
+    "sterling": "£",
+}
 #: words pint reads as units that in running text are something else ("in", "at", "a", "pm")
 _NOT_UNITS = STOPWORDS | frozenset("pm am point points are percentile tonight min mil".split())
-_SPELLED_UNITS = {"degrees celsius": "degC", "degree celsius": "degC", "degrees fahrenheit": "degF",
-                  "degree fahrenheit": "degF", "°c": "degC", "°f": "degF", "kb": "kilobyte", "percent": "percent",
-                  "per cent": "percent", "%": "percent"}
+_SPELLED_UNITS = {
+    "degrees celsius": "degC",
+    "degree celsius": "degC",
+    "degrees fahrenheit": "degF",
+    "degree fahrenheit": "degF",
+    "°c": "degC",
+    "°f": "degF",
+    "kb": "kilobyte",
+    "percent": "percent",
+    "per cent": "percent",
+    "%": "percent",
+}
 _NUMBER = re.compile(
-    r"(?P<sign>[$€£])?\s?(?:(?<![\w.,])(?<![A-Za-z]-)(?P<digits>" + _DIGITS + r")(?![.,]?\d|-[A-Za-z])|(?P<words>(?:(?:" + "|".join(_WORD_VALUES)
-    + r")(?:[\s-]+(?:and\s+a\s+half|" + "|".join(_WORD_VALUES) + r"))*)))"
+    r"(?P<sign>[$€£])?\s?(?:(?<![\w.,])(?<![A-Za-z]-)(?P<digits>"
+    + _DIGITS
+    + r")(?![.,]?\d|-[A-Za-z])|(?P<words>(?:(?:"
+    + "|".join(_WORD_VALUES)
+    + r")(?:[\s-]+(?:and\s+a\s+half|"
+    + "|".join(_WORD_VALUES)
+    + r"))*)))"
     r"(?:\s+(?P<scale>" + "|".join(_SCALES) + r"))?\b(?P<pct>\s?%)?",
     re.IGNORECASE,
 )
@@ -106,7 +128,7 @@ def _unit(word: str) -> tuple[str, str] | None:
         except Exception:  # pint raises several unrelated types for words it cannot read
             return None
         power = 3 if name.startswith("cubic ") else 2 if name.startswith("square ") else 1
-        unit = unit ** power
+        unit = unit**power
         dims = registry.Quantity(1, unit).dimensionality
         root = str(registry.Quantity(1, unit).to_root_units().units)
     if not dims:  # bytes and percent are both dimensionless to pint: tell them apart by their root
@@ -121,7 +143,7 @@ def _value(m: re.Match) -> float | None:
         parts = re.split(r"[\s-]+", m.group("words").lower())
         value, i = 0.0, 0
         while i < len(parts):
-            if parts[i:i + 3] == ["and", "a", "half"]:
+            if parts[i : i + 3] == ["and", "a", "half"]:
                 value += 0.5
                 i += 3
                 continue
@@ -394,7 +416,7 @@ class AmountIndex:
             spread = max(_place(a), 1.0) / 2
             lo = min(a - spread, 2 * a, 2 * a / 3) - 1
             hi = max(a + spread, 2 * a, 2 * a / 3) + 1
-            return any(rounded_alike(a, b) for b in values[bisect_left(values, lo):bisect_right(values, hi)])
+            return any(rounded_alike(a, b) for b in values[bisect_left(values, lo) : bisect_right(values, hi)])
         return supported(claim, self._measured.get(claim.kind, []))
 
 

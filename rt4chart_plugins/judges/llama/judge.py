@@ -127,10 +127,13 @@ class LlamaCppJudge(Judge):
                     verbose=False,
                 )
                 if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
-                    raise JudgeError(f"{self.model_path.name}: only ChatML-templated instruct models are supported as judges")
+                    raise JudgeError(
+                        f"{self.model_path.name}: only ChatML-templated instruct models are supported as judges"
+                    )
                 close_at_exit(llm)
-                _LOADED[key] = _Model(llm, threading.Lock(), first_tokens(llm, prompts.READOUT_YES),
-                                      first_tokens(llm, prompts.READOUT_NO))
+                _LOADED[key] = _Model(
+                    llm, threading.Lock(), first_tokens(llm, prompts.READOUT_YES), first_tokens(llm, prompts.READOUT_NO)
+                )
             loaded = _LOADED[key]
         self._lock, self._yes, self._no = loaded.lock, loaded.yes, loaded.no
         self._llm = loaded.llm
@@ -228,8 +231,17 @@ class LlamaCppJudge(Judge):
                     span = f"{ids[0]}-{ids[-1]}" if ids else "none"
                     hint = f"(Provisional verdict: {_WORD[label]}, near sentences {span}.)"
                 user = head + prompts.readout_support(claim.text, hint, note)
-                key = cache_key(self.name, "verify", system, user, self.evidence, request.want_phrase, shown,
-                                self.support_threshold, self.conflict_threshold)
+                key = cache_key(
+                    self.name,
+                    "verify",
+                    system,
+                    user,
+                    self.evidence,
+                    request.want_phrase,
+                    shown,
+                    self.support_threshold,
+                    self.conflict_threshold,
+                )
                 if self.cache is not None and (hit := self.cache.get(key)) is not None:
                     cost.cache_hits += 1
                     result.judgements.append(Judgement.model_validate(hit))
@@ -261,19 +273,28 @@ class LlamaCppJudge(Judge):
             if self.evidence and shown:
                 text = self._generate(
                     self._tokens(self._chatml(turns + [("assistant", "Yes"), ("user", prompts.READOUT_EVIDENCE)])),
-                    _ids_grammar(shown), max_tokens=12, cost=cost,
+                    _ids_grammar(shown),
+                    max_tokens=12,
+                    cost=cost,
                 )
                 evidence = [int(t) for t in text.replace(" ", "").split(",") if t.isdigit()]
         elif want_phrase:
-            lines = self._generate(
-                self._tokens(self._chatml(turns + [("assistant", "No"), ("user", prompts.READOUT_PHRASE)])),
-                None, max_tokens=24, cost=cost,
-            ).strip().splitlines()
+            lines = (
+                self._generate(
+                    self._tokens(self._chatml(turns + [("assistant", "No"), ("user", prompts.READOUT_PHRASE)])),
+                    None,
+                    max_tokens=24,
+                    cost=cost,
+                )
+                .strip()
+                .splitlines()
+            )
             phrase = _quoted(lines[0]) if lines else None
         return _Support(p_sup, evidence, phrase)
 
-    def _decide(self, system: str, claim: Claim, support: "_Support", sentences: list[Sentence],
-                cost: Cost) -> Judgement:
+    def _decide(
+        self, system: str, claim: Claim, support: "_Support", sentences: list[Sentence], cost: Cost
+    ) -> Judgement:
         """ENT when supported; otherwise: can the claim and the context sentence closest to it
         both be true? No → CON with that sentence as evidence, yes → NIC."""
         p_sup = support.p_sup
@@ -288,8 +309,13 @@ class LlamaCppJudge(Judge):
             label = Label.CON if p_compatible < self.conflict_threshold else Label.NIC
         evidence = support.evidence if label == Label.ENT else [closest.id] if label == Label.CON and closest else []
         probs = {Label.ENT: p_sup, Label.CON: (1 - p_sup) * (1 - p_compatible), Label.NIC: (1 - p_sup) * p_compatible}
-        return Judgement(claim_id=claim.id, label=label, evidence=evidence,
-                         phrase=support.phrase if label != Label.ENT else None, probs=probs)
+        return Judgement(
+            claim_id=claim.id,
+            label=label,
+            evidence=evidence,
+            phrase=support.phrase if label != Label.ENT else None,
+            probs=probs,
+        )
 
     # ---- decomposition ---------------------------------------------------------------------
 

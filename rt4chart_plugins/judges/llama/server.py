@@ -34,8 +34,9 @@ class Endpoint(BaseModel):
 
 
 @contextmanager
-def llama_server(model_path: Path, *, n_ctx: int = 8192, alias: str = "embedded-judge",
-                 fresh_prompts: bool = False) -> Iterator[Endpoint]:
+def llama_server(
+    model_path: Path, *, n_ctx: int = 8192, alias: str = "embedded-judge", fresh_prompts: bool = False
+) -> Iterator[Endpoint]:
     """llama-cpp-python's OpenAI-compatible server on loopback, for the duration of the block. It
     serves one request at a time, with a fixed seed.
 
@@ -52,10 +53,30 @@ def llama_server(model_path: Path, *, n_ctx: int = 8192, alias: str = "embedded-
     with open(log, "w") as fh:
         module = "rt4chart_plugins.judges.llama.server" if fresh_prompts else "llama_cpp.server"
         proc = subprocess.Popen(
-            [sys.executable, "-m", module, "--model", str(model_path), "--host", "127.0.0.1",
-             "--port", str(port), "--n_ctx", str(n_ctx), "--chat_format", "chatml", "--model_alias", alias,
-             "--n_threads", str(os.cpu_count() or 2), "--seed", "0"],
-            stdout=fh, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                module,
+                "--model",
+                str(model_path),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                str(n_ctx),
+                "--chat_format",
+                "chatml",
+                "--model_alias",
+                alias,
+                "--n_threads",
+                str(os.cpu_count() or 2),
+                "--seed",
+                "0",
+            ],
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.time() + 180

@@ -74,8 +74,12 @@ class DirectLlama:
         self._lock = threading.Lock()
 
     def _params(self) -> dict[str, Any]:
-        return {"n_ctx": self._requested_ctx, "n_batch": self.n_batch, "n_ubatch": self.n_batch,
-                "n_threads": self.n_threads}
+        return {
+            "n_ctx": self._requested_ctx,
+            "n_batch": self.n_batch,
+            "n_ubatch": self.n_batch,
+            "n_threads": self.n_threads,
+        }
 
     def load(self) -> Any:
         if self._llm is None:

@@ -49,8 +49,9 @@ def decide(decision: Decision, x: Sequence[float]) -> tuple[float, float, float]
     return e[0] / total, e[1] / total, e[2] / total
 
 
-def legacy_probs(enc: Sequence[float], coverage: float, fact_missing: bool,
-                 combine: dict[str, float]) -> tuple[float, float, float]:
+def legacy_probs(
+    enc: Sequence[float], coverage: float, fact_missing: bool, combine: dict[str, float]
+) -> tuple[float, float, float]:
     """The earlier rule: support = (P(ENT) + a·coverage + b·[no new number or name]) / (1 + a + b),
     the rest split into CON and NIC by the mean of the encoder's CON share and the coverage."""
     a, b = combine.get("coverage", 0.0), combine.get("fact", 0.0)

@@ -41,11 +41,16 @@ class Manifest(BaseModel):
     combine: dict[str, float] = Field(
         default_factory=lambda: {"coverage": 0.0, "fact": 0.0},
         description="the earlier decision's weights of word coverage and of the number/name check beside "
-                    "the encoder's P(ENT); used only when ``decision`` is None (decision.legacy_probs)")
-    question: str = Field("always", description="how the premise reads the question: 'always' (what the "
-                          "artifact was trained on up to v1), or only for an 'elliptical' claim (premise.py)")
+        "the encoder's P(ENT); used only when ``decision`` is None (decision.legacy_probs)",
+    )
+    question: str = Field(
+        "always",
+        description="how the premise reads the question: 'always' (what the "
+        "artifact was trained on up to v1), or only for an 'elliptical' claim (premise.py)",
+    )
     decision: Decision | None = Field(
-        None, description="the fitted logistic regression that labels a claim (decision.py)")
+        None, description="the fitted logistic regression that labels a claim (decision.py)"
+    )
     base_model: str
     quantized: bool
     training: dict[str, Any] = Field(default_factory=dict)
@@ -153,9 +158,12 @@ class PairScorer:
             fresh: list[list[float]] = []
             for start in range(0, len(pairs), RUN_CHUNK):  # the row's deadline is checked between chunks
                 checkpoint()
-                chunk = pairs[start:start + RUN_CHUNK]
-                fresh += ([self._run(x) for x in chunk] if len(chunk) == 1 or self.workers == 1
-                          else list(self._pool.map(self._run, chunk)))
+                chunk = pairs[start : start + RUN_CHUNK]
+                fresh += (
+                    [self._run(x) for x in chunk]
+                    if len(chunk) == 1 or self.workers == 1
+                    else list(self._pool.map(self._run, chunk))
+                )
             tokens = sum(x["input_ids"].shape[1] for x in pairs)
             with self._memo_lock:
                 for k, v in zip(todo, fresh):
@@ -183,9 +191,11 @@ def _one(e) -> dict[str, Any]:
     import numpy as np
 
     n = sum(e.attention_mask)
-    return {"input_ids": np.asarray([e.ids[:n]], dtype=np.int64),
-            "attention_mask": np.asarray([e.attention_mask[:n]], dtype=np.int64),
-            "token_type_ids": np.asarray([e.type_ids[:n]], dtype=np.int64)}
+    return {
+        "input_ids": np.asarray([e.ids[:n]], dtype=np.int64),
+        "attention_mask": np.asarray([e.attention_mask[:n]], dtype=np.int64),
+        "token_type_ids": np.asarray([e.type_ids[:n]], dtype=np.int64),
+    }
 
 
 def encode(tok, claims: list[str], premises: list[str]) -> dict[str, Any]:

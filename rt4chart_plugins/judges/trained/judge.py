@@ -27,10 +27,18 @@ from rt4chart_plugins.rules.contrast import Contrast, contrasts_of
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.rules.records.checks import records_of
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
-from rt4chart_plugins.judges.trained.encoder import (MODEL_FILE, TOKENIZER_FILE, Manifest, PairScorer, load_manifest,
-                                                     load_tokenizer, token_counter)
+from rt4chart_plugins.judges.trained.encoder import (
+    MODEL_FILE,
+    TOKENIZER_FILE,
+    Manifest,
+    PairScorer,
+    load_manifest,
+    load_tokenizer,
+    token_counter,
+)
 from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage, needs_question
+
 
 @dataclass
 class _Loaded:
@@ -85,8 +93,9 @@ class TrainedJudge(Judge):
     #: (RAGTruth test-150: the same verdicts, 1,263 instead of 2,709 tokens an answer)
     one_window = True
 
-    def __init__(self, artifact_dir: str | Path | None = None, *, threshold: float | None = None,
-                 threads: int | None = None):
+    def __init__(
+        self, artifact_dir: str | Path | None = None, *, threshold: float | None = None, threads: int | None = None
+    ):
         self.artifact_dir = Path(artifact_dir) if artifact_dir else None
         self._threshold = None if threshold is None else checked("threshold", threshold, Finite)
         self.threads = checked("threads", threads, AtLeastOne) if threads is not None else os.cpu_count() or 1
@@ -154,8 +163,14 @@ class TrainedJudge(Judge):
         # the verdict ranked answers worse (lab/docs/training.md); then each clause of a flagged
         # sentence is scored alone (_split)
         groups = _by_sentence(request.claims)
-        units = [Claim(id=g[0].id, text=g[0].sentence if len(g) > 1 and g[0].sentence else " ".join(c.text for c in g),
-                       sentence_id=g[0].sentence_id) for g in groups]
+        units = [
+            Claim(
+                id=g[0].id,
+                text=g[0].sentence if len(g) > 1 and g[0].sentence else " ".join(c.text for c in g),
+                sentence_id=g[0].sentence_id,
+            )
+            for g in groups
+        ]
         picked = [premises.pick(u.text, question) for u in units]
         logits = self._logits(loaded, [u.text for u in units], [p.text for p in picked], cost)
         out = VerifyResult()
@@ -173,18 +188,43 @@ class TrainedJudge(Judge):
             self._cite(loaded, request, [(out.judgements[k], units[k], picked[k]) for k in cite], cost)
         single = [k for k, g in enumerate(groups) if len(g) == 1]
         if request.want_phrase and single:
-            self._localize(loaded, request, premises, [picked[k] for k in single], question,
-                           [out.judgements[k] for k in single], [units[k] for k in single], cost, shown)
+            self._localize(
+                loaded,
+                request,
+                premises,
+                [picked[k] for k in single],
+                question,
+                [out.judgements[k] for k in single],
+                [units[k] for k in single],
+                cost,
+                shown,
+            )
         split = [k for k, g in enumerate(groups) if len(g) > 1]
         if split:
-            parts = self._split(loaded, premises, question, [(groups[k], out.judgements[k], picked[k]) for k in split],
-                                shown, request.want_phrase, [s.id for s in request.sentences], cost)
+            parts = self._split(
+                loaded,
+                premises,
+                question,
+                [(groups[k], out.judgements[k], picked[k]) for k in split],
+                shown,
+                request.want_phrase,
+                [s.id for s in request.sentences],
+                cost,
+            )
             by_unit = dict(zip(split, parts))
             out.judgements = [j for k, unit in enumerate(out.judgements) for j in by_unit.get(k, [unit])]
         return out
 
-    def _judge(self, claim: Claim, lg: list[float], premise: Premise, premises: Premises, record: Any,
-               contrasts: Any, request: VerifyRequest) -> tuple[Judgement, Contrast | None, bool]:
+    def _judge(
+        self,
+        claim: Claim,
+        lg: list[float],
+        premise: Premise,
+        premises: Premises,
+        record: Any,
+        contrasts: Any,
+        request: VerifyRequest,
+    ) -> tuple[Judgement, Contrast | None, bool]:
         """One claim's (or one sentence's) judgement from its encoder logits and the rules; the
         contrast, when one decided it; whether it is a CON the rules did not decide, whose refuting
         sentence is still to be chosen (_cite)."""
@@ -217,7 +257,8 @@ class TrainedJudge(Judge):
             # shares only the question's words) was judged on its premise: it cites the premise's
             # lead, the sentence that matches it or its question best
             evidence = premises.relevance.cover(claim.text, ranked) or (
-                ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else [])
+                ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else []
+            )
         elif flipped:
             evidence = list(dict.fromkeys(f.unit for f in flipped))
         elif contrast:
@@ -227,21 +268,26 @@ class TrainedJudge(Judge):
         else:
             evidence = []
         judgement = Judgement(
-            claim_id=claim.id, label=label,
+            claim_id=claim.id,
+            label=label,
             evidence=[request.sentences[i].id for i in evidence],
-            reason=(f"P(ENT)={p_ent:.2f} (threshold {self.threshold:.2f}), P(CON)={p_con:.2f}, P(NIC)={p_nic:.2f}; "
-                    f"encoder ENT {enc[0]:.2f} CON {enc[1]:.2f} NIC {enc[2]:.2f}, "
-                    f"{cover:.0%} of its words in the premise"
-                    + (f", premise lacks {', '.join(missing)}" if missing else "")
-                    + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
-                    + (f"; {contrast}" if contrast else "")
-                    + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")),
+            reason=(
+                f"P(ENT)={p_ent:.2f} (threshold {self.threshold:.2f}), P(CON)={p_con:.2f}, P(NIC)={p_nic:.2f}; "
+                f"encoder ENT {enc[0]:.2f} CON {enc[1]:.2f} NIC {enc[2]:.2f}, "
+                f"{cover:.0%} of its words in the premise"
+                + (f", premise lacks {', '.join(missing)}" if missing else "")
+                + (f"; the record says {', '.join(map(str, flipped))}" if flipped else "")
+                + (f"; {contrast}" if contrast else "")
+                + (f"; the record confirms it: {', '.join(map(str, confirmed))}" if confirmed else "")
+            ),
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
         )
         return judgement, contrast, label == Label.CON and not flipped and not contrast
 
     @staticmethod
-    def _decide(manifest: Manifest, logits: list[float], cover: float, fact_missing: bool) -> tuple[float, float, float]:
+    def _decide(
+        manifest: Manifest, logits: list[float], cover: float, fact_missing: bool
+    ) -> tuple[float, float, float]:
         if manifest.decision is not None:
             return decide(manifest.decision, feature_vector(logits, cover, fact_missing))
         return legacy_probs(_softmax(logits), cover, fact_missing, manifest.combine)
@@ -275,9 +321,17 @@ class TrainedJudge(Judge):
         cost.cache_hits += kept
         return out
 
-    def _split(self, loaded: _Loaded, premises: Premises, question: str | None,
-               jobs: list[tuple[list[Claim], Judgement, Premise]], shown: dict[int, Contrast], want_phrase: bool,
-               ids: list[int], cost: Cost) -> list[list[Judgement]]:
+    def _split(
+        self,
+        loaded: _Loaded,
+        premises: Premises,
+        question: str | None,
+        jobs: list[tuple[list[Claim], Judgement, Premise]],
+        shown: dict[int, Contrast],
+        want_phrase: bool,
+        ids: list[int],
+        cost: Cost,
+    ) -> list[list[Judgement]]:
         """Each clause's own judgement, per sentence of ``jobs``: the sentence's when it is
         supported; when it is flagged, each clause is scored against its own premise, and a clause
         supported above the threshold plus :data:`CLAUSE_MARGIN` is ENT on its own while the rest
@@ -294,8 +348,18 @@ class TrainedJudge(Judge):
         for group, sentence, premise in jobs:
             if sentence.label == Label.ENT:  # each clause cites what holds its own words
                 ranked = premise.ranked()
-                out.append([sentence.model_copy(update={"claim_id": c.id, "evidence": [
-                    ids[i] for i in premises.relevance.cover(c.text, ranked)] or sentence.evidence}) for c in group])
+                out.append(
+                    [
+                        sentence.model_copy(
+                            update={
+                                "claim_id": c.id,
+                                "evidence": [ids[i] for i in premises.relevance.cover(c.text, ranked)]
+                                or sentence.evidence,
+                            }
+                        )
+                        for c in group
+                    ]
+                )
                 continue
             scored = []
             for claim in group:
@@ -312,13 +376,19 @@ class TrainedJudge(Judge):
             for (claim, clause_premise, probs, held), ok in zip(scored, passing):
                 if ok:
                     ranked = clause_premise.ranked()
-                    judgements.append(Judgement(
-                        claim_id=claim.id, label=Label.ENT,
-                        evidence=[ids[i] for i in premises.relevance.cover(claim.text, ranked) or ranked[:1]],
-                        reason=(f"P(ENT)={probs[0]:.2f} for this clause alone (threshold {self.threshold:.2f} "
+                    judgements.append(
+                        Judgement(
+                            claim_id=claim.id,
+                            label=Label.ENT,
+                            evidence=[ids[i] for i in premises.relevance.cover(claim.text, ranked) or ranked[:1]],
+                            reason=(
+                                f"P(ENT)={probs[0]:.2f} for this clause alone (threshold {self.threshold:.2f} "
                                 f"+ {CLAUSE_MARGIN:.2f} for a clause), P(CON)={probs[1]:.2f}, P(NIC)={probs[2]:.2f}; "
-                                f"its sentence as a whole: {sentence.label.value}"),
-                        probs={Label.ENT: probs[0], Label.CON: probs[1], Label.NIC: probs[2]}))
+                                f"its sentence as a whole: {sentence.label.value}"
+                            ),
+                            probs={Label.ENT: probs[0], Label.CON: probs[1], Label.NIC: probs[2]},
+                        )
+                    )
                 else:
                     # the clause that holds a contrast's words is the mark as a whole
                     phrase = unsupported_phrase(claim.text, clause_premise.text) if want_phrase and not held else None
@@ -326,9 +396,18 @@ class TrainedJudge(Judge):
             out.append(judgements)
         return out
 
-    def _localize(self, loaded: _Loaded, request: VerifyRequest, premises: Premises, picked: list,
-                  question: str | None, judgements: list[Judgement], claims: list[Claim], cost: Cost,
-                  shown: dict[int, Contrast]) -> None:
+    def _localize(
+        self,
+        loaded: _Loaded,
+        request: VerifyRequest,
+        premises: Premises,
+        picked: list,
+        question: str | None,
+        judgements: list[Judgement],
+        claims: list[Claim],
+        cost: Cost,
+        shown: dict[int, Contrast],
+    ) -> None:
         """The unfaithful phrase of each flagged claim: the clause that holds the claim's words a
         contrast is about (the reason quotes them, so the mark must be where they are; RAGTruth's
         gold spans are clauses, and marking a wrong amount alone lost phrase recall), else its
@@ -347,13 +426,18 @@ class TrainedJudge(Judge):
         texts = [c.text[a:b] for _, c, _, spans in jobs if len(spans) > 1 for a, b in spans]
         clause_premises = [premises.pick(t, question).text for t in texts]
         logits = self._logits(loaded, texts, clause_premises, cost)
-        support_of = iter([self._decide(manifest, lg, coverage(t, q), bool(unsupported_facts(t, q)))[0]
-                           for lg, t, q in zip(logits, texts, clause_premises)])
+        support_of = iter(
+            [
+                self._decide(manifest, lg, coverage(t, q), bool(unsupported_facts(t, q)))[0]
+                for lg, t, q in zip(logits, texts, clause_premises)
+            ]
+        )
         for judgement, claim, premise, spans in jobs:
             phrase = None
             if len(spans) > 1:
-                phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans],
-                                         self.threshold + CLAUSE_MARGIN)
+                phrase = weakest_clauses(
+                    claim.text, spans, [next(support_of) for _ in spans], self.threshold + CLAUSE_MARGIN
+                )
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
 
 

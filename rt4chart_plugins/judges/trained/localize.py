@@ -36,4 +36,4 @@ def weakest_clauses(claim: str, clauses: list[tuple[int, int]], supports: list[f
     low = [span for span, s in zip(clauses, supports) if s < threshold]
     if not low or len(low) == len(clauses):
         return None
-    return claim[low[0][0]:low[-1][1]]
+    return claim[low[0][0] : low[-1][1]]

@@ -109,8 +109,11 @@ class Relevance:
         chosen: list[int] = []
         held: set[str] = set()
         while len(chosen) < limit:
-            gains = [(sum(weight[w] for w in sorted((claim_words & self._sets[i]) - held)), i)
-                     for i in ranked if i not in chosen]
+            gains = [
+                (sum(weight[w] for w in sorted((claim_words & self._sets[i]) - held)), i)
+                for i in ranked
+                if i not in chosen
+            ]
             gain, best = max(gains, key=lambda g: g[0], default=(0.0, -1))  # max keeps the first of equals
             if gain <= 0 or (chosen and gain < min_gain * total):
                 break
@@ -129,8 +132,9 @@ def select(scores: Sequence[float], costs: Sequence[int], budget: int, *, exclud
     return select_shared({i: s for i, s in enumerate(scores) if s > 0}, costs, budget, exclude=exclude)
 
 
-def select_shared(shared: dict[int, float], costs: Sequence[int], budget: int, *,
-                  exclude: set[int] | None = None) -> list[int]:
+def select_shared(
+    shared: dict[int, float], costs: Sequence[int], budget: int, *, exclude: set[int] | None = None
+) -> list[int]:
     """:func:`select` from the scores of the sentences that score above 0 (:meth:`Relevance.shared`):
     those best first, then the others in document order while they fit. The others are looked up
     among the sentences whose cost fits what is left of the budget, not walked one by one: a

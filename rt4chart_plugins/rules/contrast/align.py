@@ -8,8 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rt4chart_plugins.rules.contrast.checks import (Contrast, modality, negation, quantifier, relation, roles,
-                                                    state)
+from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation, quantifier, relation, roles, state
 from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
@@ -81,9 +80,12 @@ class Contrasts:
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
             everywhere = AmountIndex([q for qs in per_sentence for q in qs])
-            self._amounts = _Amounts(everywhere, per_sentence,
-                                     {q.value for qs in per_sentence for q in qs if not q.unit},
-                                     {float(v) for v in numbers("\n".join(self._units))})
+            self._amounts = _Amounts(
+                everywhere,
+                per_sentence,
+                {q.value for qs in per_sentence for q in qs if not q.unit},
+                {float(v) for v in numbers("\n".join(self._units))},
+            )
         return self._amounts
 
     def _quantity(self, claim: Span, sentence: Span) -> Contrast | None:
@@ -101,8 +103,9 @@ class Contrasts:
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
-                return Contrast("quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})",
-                                at=q.text)
+                return Contrast(
+                    "quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})", at=q.text
+                )
         return None
 
     def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:

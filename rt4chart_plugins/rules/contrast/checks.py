@@ -6,12 +6,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rt4chart_plugins.rules.contrast.lexicon import (ALL, COMPARATIVE, IMPLICATIVE, MAY, MUST, ONLY, PHRASAL,
-                                                     PRONOUN_QUANTIFIERS, RELATION, SCOPE, SCOPED_NEGATORS, SHOULD,
-                                                     SOME, STATE, TIME_UNITS)
-from rt4chart_plugins.rules.contrast.reading import (Span, bears_on, clause_of, conditional, content, first,
-                                                     is_content, names, negated_at, negators, same_subject,
-                                                     scope_word, stem)
+from rt4chart_plugins.rules.contrast.lexicon import (
+    ALL,
+    COMPARATIVE,
+    IMPLICATIVE,
+    MAY,
+    MUST,
+    ONLY,
+    PHRASAL,
+    PRONOUN_QUANTIFIERS,
+    RELATION,
+    SCOPE,
+    SCOPED_NEGATORS,
+    SHOULD,
+    SOME,
+    STATE,
+    TIME_UNITS,
+)
+from rt4chart_plugins.rules.contrast.reading import (
+    Span,
+    bears_on,
+    clause_of,
+    conditional,
+    content,
+    first,
+    is_content,
+    names,
+    negated_at,
+    negators,
+    same_subject,
+    scope_word,
+    stem,
+)
 
 
 @dataclass(frozen=True)
@@ -48,14 +74,17 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
             if k < 0:
                 continue
             w = stem(negated.toks[k])
-            plain = [j for j, u in enumerate(other.toks)
-                     if stem(u) == w and not negated_at(other, j) and not conditional(other.low, j)]
+            plain = [
+                j
+                for j, u in enumerate(other.toks)
+                if stem(u) == w and not negated_at(other, j) and not conditional(other.low, j)
+            ]
             if not plain or any(negated_at(other, j) for j, u in enumerate(other.toks) if stem(u) == w):
                 continue
             at_claim, at_sentence = (k, plain[0]) if negated is claim else (plain[0], k)
             if not same_subject(claim, at_claim, sentence, at_sentence):
                 continue
-            claimed = " ".join(negated.toks[i: k + 1]) if negated is claim else other.toks[plain[0]]
+            claimed = " ".join(negated.toks[i : k + 1]) if negated is claim else other.toks[plain[0]]
             return Contrast("negation", sentence.unit, sentence.text, claimed)
     return None
 
@@ -63,13 +92,14 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
 def excepting(low: Sequence[str], i: int) -> bool:
     """Whether the universal quantifier at ``i`` ranges over what remains after an exception ("on
     all other days", "every other week", "all the other rooms"): it restricts, as "some" does."""
-    return "other" in low[i + 1: i + 3]
+    return "other" in low[i + 1 : i + 3]
 
 
 def quantifier(claim: Span, clause: Span) -> Contrast | None:
     """The claim generalizes what the clause restricts ("anyone may park" / "only residents may
     park", "every apartment" / "most of the apartments", "every day" / "all other days"), or
     restricts what it generalizes. A weakening ("some" where the clause says "all") is not a contrast."""
+
     def universal(span: Span) -> list[int]:
         return [i for i, t in enumerate(span.low) if t in ALL and not excepting(span.low, i)]
 
@@ -85,15 +115,22 @@ def quantifier(claim: Span, clause: Span) -> Contrast | None:
         mine, theirs = first(claim.low, ONLY), k_all[0]
     else:
         return None
-    if "of" in (claim.low[mine - 1: mine] + clause.low[theirs - 1: theirs]):
+    if "of" in (claim.low[mine - 1 : mine] + clause.low[theirs - 1 : theirs]):
         return None  # "half of all defaults" is a share, not a generalization
     noun, their_noun = scope_word(claim, mine), scope_word(clause, theirs)
-    if noun >= 0 and their_noun >= 0 and claim.low[mine] not in PRONOUN_QUANTIFIERS \
-            and stem(claim.toks[noun]) not in set(content(clause.toks[theirs + 1:])):
+    if (
+        noun >= 0
+        and their_noun >= 0
+        and claim.low[mine] not in PRONOUN_QUANTIFIERS
+        and stem(claim.toks[noun]) not in set(content(clause.toks[theirs + 1 :]))
+    ):
         return None  # "all student loan defaults" / "only 13% of students" quantify different things
     # the claim's quantifier bears on the words right after it; the clause's restriction on the rest
     # of its clause ("only residents with a permit may park" restricts who may park)
-    if bears_on(claim.toks, mine, before=False) & clause.words and set(content(clause.toks[theirs + 1:])) & claim.words:
+    if (
+        bears_on(claim.toks, mine, before=False) & clause.words
+        and set(content(clause.toks[theirs + 1 :])) & claim.words
+    ):
         return Contrast("quantifier", clause.unit, clause.text, claim.toks[mine])
     return None
 
@@ -117,13 +154,13 @@ def sides_of(toks: Sequence[str], pivot: int) -> tuple[list[str], list[str]]:
     "after" ("After the storm, staff lit candles"), what it introduces is its right side; in "more
     A than B", A and B stand either side of "than"."""
     low = [t.lower() for t in toks]
-    left, right = list(toks[:pivot]), list(toks[pivot + 1:])
+    left, right = list(toks[:pivot]), list(toks[pivot + 1 :])
     if pivot == 0 and low[0] in ("before", "after") and "," in right:
         cut = right.index(",")
-        left, right = right[cut + 1:], right[:cut]
-    if "than" in low[pivot + 1:]:
-        k = pivot + 1 + low[pivot + 1:].index("than")
-        left, right = list(toks[:k]), list(toks[k + 1:])
+        left, right = right[cut + 1 :], right[:cut]
+    if "than" in low[pivot + 1 :]:
+        k = pivot + 1 + low[pivot + 1 :].index("than")
+        left, right = list(toks[:k]), list(toks[k + 1 :])
     return left, right
 
 
@@ -135,8 +172,12 @@ def order_of(claim: Span, i: int, other: Span, j: int) -> int:
     sides = [*sides_of(claim.toks, i), *sides_of(other.toks, j)]
     named = [set(names(s)) for s in sides]
     left, right, their_left, their_right = named if all(named) else [set(content(s)) for s in sides]
-    if not (left & (their_left | their_right) and right & (their_left | their_right)
-            and their_left & (left | right) and their_right & (left | right)):
+    if not (
+        left & (their_left | their_right)
+        and right & (their_left | their_right)
+        and their_left & (left | right)
+        and their_right & (left | right)
+    ):
         return 0
     same = len(left & their_left) + len(right & their_right)
     swapped = len(left & their_right) + len(right & their_left)
@@ -145,7 +186,7 @@ def order_of(claim: Span, i: int, other: Span, j: int) -> int:
 
 def voice(low: Sequence[str], i: int) -> int:
     """-1 when the relation word at ``i`` is a passive with its agent after it ("was beaten by"), else 1."""
-    return -1 if "by" in low[i + 1: i + 3] else 1
+    return -1 if "by" in low[i + 1 : i + 3] else 1
 
 
 def polarity(span: Span, i: int) -> int:
@@ -160,11 +201,11 @@ def poles(span: Span) -> list[tuple[int, int, int]]:
     out = []
     for i, t in enumerate(span.low):
         prev = span.low[i - 1] if i else ""
-        if t in ("later", "earlier") and "than" not in span.low[i + 1:]:
+        if t in ("later", "earlier") and "than" not in span.low[i + 1 :]:
             if prev in TIME_UNITS or prev in ("and", "then"):
                 out.append((RELATION["before"][0][0], 1 if t == "later" else -1, i))
             continue
-        if t in COMPARATIVE and "than" not in span.low[i + 1:]:
+        if t in COMPARATIVE and "than" not in span.low[i + 1 :]:
             continue
         if t == "after" and prev in PHRASAL:
             continue
@@ -184,7 +225,7 @@ def relation(claim: Span, clause: Span) -> Contrast | None:
         if len({s for s, _ in theirs}) != 1:
             continue  # the clause does not use this scale, or uses both of its poles
         their_sign, j = theirs[0]
-        after = claim.low[i + 1: i + 3]
+        after = claim.low[i + 1 : i + 3]
         if len(after) == 2 and after[0] == "than" and any(ch.isdigit() for ch in after[1]):
             continue  # "more than 500" is an amount
         order = order_of(claim, i, clause, j)
@@ -215,7 +256,7 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             if polarity(claim, i) != polarity(sentence, j):
                 continue  # "did not accept" / "rejected"
             before = set(content(claim.toks[:i])) & set(content(sentence.toks[:j]))
-            after = set(content(claim.toks[i + 1:])) & set(content(sentence.toks[j + 1:]))
+            after = set(content(claim.toks[i + 1 :])) & set(content(sentence.toks[j + 1 :]))
             if before or after:
                 return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
     return None
@@ -225,6 +266,7 @@ def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: 
     """``other`` when the claim's subject (its words before the scale word at ``i``) is what the
     sentence names before its opposite pole at ``other``, and not before its same pole at ``same``;
     each pole's holder is read from its clause, after the other pole when that comes first."""
+
     def holder(j: int, k: int) -> set[str]:  # what the pole at j is said of; k: the other pole
         start, _ = clause_of(sentence.low, j)
         if k < j:

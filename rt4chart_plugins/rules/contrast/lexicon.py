@@ -12,15 +12,16 @@ SCOPED_NEGATORS = frozenset("not no never instead rather".split())
 IMPLICATIVE = frozenset("fail fails failed refuse refuses refused declined declines".split())
 #: quantifier classes: a claim that generalizes (ALL) what its clause restricts (SOME, ONLY) contradicts it
 ALL = frozenset("all every everyone everybody everything anyone anybody always entire".split())
-SOME = frozenset("some several few most many majority minority sometimes usually often mostly certain "
-                 "partly".split())
+SOME = frozenset("some several few most many majority minority sometimes usually often mostly certain partly".split())
 ONLY = frozenset("only solely exclusively limited restricted".split())
 #: modality classes: an obligation against an option or a recommendation changes what is required
-MUST = frozenset("must required require requires requiring mandatory compulsory obligatory shall "
-                 "enforce enforces enforced".split())
+MUST = frozenset(
+    "must required require requires requiring mandatory compulsory obligatory shall enforce enforces enforced".split()
+)
 MAY = frozenset("may optional allowed permitted voluntary choose chooses".split())
-SHOULD = frozenset("should recommended recommend recommends advised advise advises advisable encouraged "
-                   "suggested".split())
+SHOULD = frozenset(
+    "should recommended recommend recommends advised advise advises advisable encouraged suggested".split()
+)
 MODAL_VERBS = frozenset("must may should shall might can could".split())
 #: subjects that stand for something named before ("It still cannot be flown")
 PRONOUNS = frozenset("it they he she this these".split())
@@ -29,29 +30,58 @@ PRONOUN_QUANTIFIERS = frozenset("everyone everybody everything anyone anybody".s
 #: comparatives: "A is longer than B". Each row is (one pole's forms, the other pole's forms); read
 #: only with a "than", since "more oxygen" or "a higher payload" compares nothing named
 COMPARATIVES: tuple[tuple[str, str], ...] = (
-    ("more", "less fewer"), ("higher", "lower"), ("larger bigger greater", "smaller"), ("longer", "shorter"),
-    ("taller", "shorter"), ("older", "younger newer"), ("faster", "slower"), ("heavier", "lighter"),
-    ("cheaper", "dearer costlier pricier"), ("louder", "quieter"), ("warmer hotter", "colder cooler"),
-    ("wider", "narrower"), ("stronger", "weaker"), ("better", "worse"), ("earlier", "later"),
+    ("more", "less fewer"),
+    ("higher", "lower"),
+    ("larger bigger greater", "smaller"),
+    ("longer", "shorter"),
+    ("taller", "shorter"),
+    ("older", "younger newer"),
+    ("faster", "slower"),
+    ("heavier", "lighter"),
+    ("cheaper", "dearer costlier pricier"),
+    ("louder", "quieter"),
+    ("warmer hotter", "colder cooler"),
+    ("wider", "narrower"),
+    ("stronger", "weaker"),
+    ("better", "worse"),
+    ("earlier", "later"),
 )
 #: other two-place relations, read without "than": "A before B" = "B after A", "A beat B"; a
 #: sequence adverb ("A, and then B", "A; twenty minutes later B") is read as "before"
 RELATIONS: tuple[tuple[str, str], ...] = (
     ("before then afterwards subsequently", "after"),
-    ("beat beats defeated defeat", "lost"), ("bought", "sold"),
+    ("beat beats defeated defeat", "lost"),
+    ("bought", "sold"),
 )
 #: one-place scales: "the museum is open" / "closed", "the longest trail" / "the shortest"; only
 #: the opposite pole about the same thing contradicts
 STATES: tuple[tuple[str, str], ...] = (
-    ("open", "closed shut"), ("increase increased increases rose rise rises risen grew grow grows",
-                              "decrease decreased decreases fell fall falls fallen shrank shrink shrinks"),
-    ("include included includes", "exclude excluded excludes"), ("accept accepted accepts", "reject rejected rejects"),
-    ("allowed permitted", "forbidden prohibited banned"), ("north northern", "south southern"),
-    ("east eastern", "west western"), ("inside indoors", "outside outdoors"), ("maximum", "minimum"),
-    ("highest", "lowest"), ("largest biggest greatest", "smallest"), ("longest", "shortest"),
-    ("tallest", "shortest"), ("oldest", "youngest newest"), ("fastest", "slowest"), ("heaviest", "lightest"),
-    ("cheapest", "dearest"), ("loudest", "quietest"), ("warmest hottest", "coldest coolest"), ("best", "worst"),
-    ("earliest", "latest"), ("true", "false"), ("present", "absent"),
+    ("open", "closed shut"),
+    (
+        "increase increased increases rose rise rises risen grew grow grows",
+        "decrease decreased decreases fell fall falls fallen shrank shrink shrinks",
+    ),
+    ("include included includes", "exclude excluded excludes"),
+    ("accept accepted accepts", "reject rejected rejects"),
+    ("allowed permitted", "forbidden prohibited banned"),
+    ("north northern", "south southern"),
+    ("east eastern", "west western"),
+    ("inside indoors", "outside outdoors"),
+    ("maximum", "minimum"),
+    ("highest", "lowest"),
+    ("largest biggest greatest", "smallest"),
+    ("longest", "shortest"),
+    ("tallest", "shortest"),
+    ("oldest", "youngest newest"),
+    ("fastest", "slowest"),
+    ("heaviest", "lightest"),
+    ("cheapest", "dearest"),
+    ("loudest", "quietest"),
+    ("warmest hottest", "coldest coolest"),
+    ("best", "worst"),
+    ("earliest", "latest"),
+    ("true", "false"),
+    ("present", "absent"),
 )
 TIME_UNITS = frozenset("seconds minutes hours days weeks months years decades moment".split())
 PHRASAL = frozenset("look looks looked looking".split())  # "look after" is not about time
@@ -71,8 +101,7 @@ RELATION = poles_of(RELATIONS, len(COMPARATIVES))
 STATE = poles_of(STATES, len(COMPARATIVES) + len(RELATIONS))
 #: scale and modality words that also say what a sentence is about ("permitted", "closed",
 #: "longer"): they count for alignment, never as the compared things
-LEXICAL = (frozenset(COMPARATIVE) | frozenset(RELATION) | frozenset(STATE)
-            | (MUST | MAY | SHOULD) - MODAL_VERBS)
+LEXICAL = frozenset(COMPARATIVE) | frozenset(RELATION) | frozenset(STATE) | (MUST | MAY | SHOULD) - MODAL_VERBS
 #: adverbs that say nothing about what is claimed ("it still cannot be flown")
 ADVERBS = frozenset("still already now even ever again yet just longer".split())
 MARKERS = NEGATORS | ALL | SOME | ONLY | MUST | MAY | SHOULD | LEXICAL | ADVERBS | frozenset("can could than".split())
@@ -82,5 +111,3 @@ MIN_ALIGNMENT = 0.5
 MIN_SHARED = 2
 #: how far a marker's scope reaches, in words
 SCOPE = 3
-
-

@@ -11,8 +11,17 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from rt4chart_plugins.rules.contrast.lexicon import (ALL, IMPLICATIVE, LEXICAL, MARKERS, MODAL_VERBS, NEGATORS, ONLY,
-                                                     PRONOUNS, SCOPE)
+from rt4chart_plugins.rules.contrast.lexicon import (
+    ALL,
+    IMPLICATIVE,
+    LEXICAL,
+    MARKERS,
+    MODAL_VERBS,
+    NEGATORS,
+    ONLY,
+    PRONOUNS,
+    SCOPE,
+)
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.text import STOPWORDS
 
@@ -22,12 +31,17 @@ STEMMERS = threading.local()
 
 TOKEN = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:[.,:]\d+)*%?|[,;]")
 #: where a sentence divides into clauses; "and" alone joins noun phrases too often to cut at it
-CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[–—]\s+|\s+(?=(?:but|while|whereas|although|though|yet|except)\s)",
-                           re.IGNORECASE)
+CLAUSE_BREAK = re.compile(
+    r"[,;:]\s+|\s+[–—]\s+|\s+(?=(?:but|while|whereas|although|though|yet|except)\s)", re.IGNORECASE
+)
 #: a claim's conjuncts and clauses ("has a sports hall and is open on public holidays", "had baked
 #: professionally before she won") are also compared one by one
-CONJUNCT = re.compile(r",?\s+and\s+(?=(?:is|are|was|were|has|have|had|can|will|does|do)\b)"
-                       r"|,\s+|\s+(?=(?:before|after|when|because|while|although|but)\s)", re.IGNORECASE)
+CONJUNCT = re.compile(
+    r",?\s+and\s+(?=(?:is|are|was|were|has|have|had|can|will|does|do)\b)"
+    r"|,\s+|\s+(?=(?:before|after|when|because|while|although|but)\s)",
+    re.IGNORECASE,
+)
+
 
 def tokens(text: str) -> list[str]:
     """Words, commas and semicolons, with contracted negations split off ("can't" → "can",
@@ -70,8 +84,11 @@ def content(toks: Sequence[str]) -> list[str]:
 
 def names(toks: Sequence[str]) -> list[str]:
     """Capitalized words after the first, and words with digits: the things a sentence compares."""
-    return [stem(t) for i, t in enumerate(toks)
-            if is_content(t) and ((i > 0 and t[:1].isupper()) or any(ch.isdigit() for ch in t))]
+    return [
+        stem(t)
+        for i, t in enumerate(toks)
+        if is_content(t) and ((i > 0 and t[:1].isupper()) or any(ch.isdigit() for ch in t))
+    ]
 
 
 @dataclass
@@ -116,7 +133,7 @@ def conditional(low: Sequence[str], i: int) -> bool:
 
 
 def gerund(word: str) -> bool:
-    """"brushing", "getting" (a stem shorter than the word), not "bring" or "thing"."""
+    """ "brushing", "getting" (a stem shorter than the word), not "bring" or "thing"."""
     return word.endswith("ing") and stem(word) != word
 
 
@@ -129,14 +146,19 @@ def negators(low: Sequence[str]) -> list[int]:
     for i, t in enumerate(low):
         if t not in NEGATORS and t not in IMPLICATIVE:
             continue
-        after = list(low[i + 1: i + 2])
+        after = list(low[i + 1 : i + 2])
         if (t == "rather" and after != ["than"]) or (t == "instead" and after != ["of"]) or conditional(low, i):
             continue
         if t in IMPLICATIVE and after == ["to"]:
             out.append(i)
-        elif t in NEGATORS and not (t == "not" and ("until" in low[i + 1: i + 2 + SCOPE]
-                                                    or after and (after[0] in ONLY | ALL | {"just"}
-                                                                  or gerund(after[0])))):
+        elif t in NEGATORS and not (
+            t == "not"
+            and (
+                "until" in low[i + 1 : i + 2 + SCOPE]
+                or after
+                and (after[0] in ONLY | ALL | {"just"} or gerund(after[0]))
+            )
+        ):
             out.append(i)
     return out
 
@@ -183,13 +205,11 @@ def same_subject(claim: Span, i: int, sentence: Span, j: int) -> bool:
 def bears_on(toks: Sequence[str], i: int, *, before: bool = True) -> set[str]:
     """What the marker at ``i`` bears on: the words after it, and for an adjective or participle
     ("aprons are optional") also the words before it."""
-    after = set(content(toks[i + 1: i + 1 + SCOPE]))
+    after = set(content(toks[i + 1 : i + 1 + SCOPE]))
     if not before or toks[i].lower() in MODAL_VERBS:
         return after
-    return set(content(toks[max(0, i - SCOPE): i])) | after
+    return set(content(toks[max(0, i - SCOPE) : i])) | after
 
 
 def first(low: Sequence[str], words: frozenset) -> int:
     return next((i for i, t in enumerate(low) if t in words), -1)
-
-

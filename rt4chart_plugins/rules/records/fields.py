@@ -40,9 +40,12 @@ _NEGATION = frozenset("not no never without lack lacking neither nor cannot none
 #: words a sentence of yes/no attributes may use besides the fields' names (tokens as _tokens gives them)
 _CONFIRM_WORDS = _NEGATION | frozenset(
     "it its is are the a an and or also both offer offers has have provide accept take serve allow welcome "
-    "feature available doe do can there option their customer guest".split())  # "does" folds to "doe"
+    "feature available doe do can there option their customer guest".split()
+)  # "does" folds to "doe"
 SHORT_FIELD_CHARS = 120  # a field this short (a name, categories) states facts; a review sentence tells a story
-NEGATION_REACH = 5  # tokens before the field's name that a negation may sit in: "does not deliver or accept reservations"
+NEGATION_REACH = (
+    5  # tokens before the field's name that a negation may sit in: "does not deliver or accept reservations"
+)
 _COPULAS = frozenset("is are was were".split())
 #: "and"/"but" before one of these starts a new predicate, which a negation before it does not reach
 _VERBS = frozenset("offer has is accept take serve allow provide welcome feature come".split())
@@ -50,7 +53,8 @@ _VERBS = frozenset("offer has is accept take serve allow provide welcome feature
 _CLAUSE = re.compile(
     r"[;.!?]|,?\s+\b(?:but|although|though|while|whereas|however|yet)\b|,\s+(?=it\b|they\b|the\b)"
     r"|,\s+(?=(?:and\s+)?(?:has|is|offers|accepts|takes|serves|allows|provides|welcomes|features|does|can)\b)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,8 @@ def _said_no(tokens: list[str], at: int, length: int) -> bool:
     it ("does not deliver"), or a denying copula right after it ("dogs are not allowed")."""
     after = tokens[at + length : at + length + 2]
     return _negated(tokens[max(0, at - NEGATION_REACH) : at]) or (
-        len(after) == 2 and after[0] in _COPULAS and after[1] in _NEGATION)
+        len(after) == 2 and after[0] in _COPULAS and after[1] in _NEGATION
+    )
 
 
 def _negated(before: list[str]) -> bool:
@@ -192,13 +197,18 @@ class YesNoFields:
     def __init__(self, units: Sequence[str]):
         fields = yes_no_fields(units)
         flagged_units = {f.unit for f in fields}
-        others = [_tokens(u) for i, u in enumerate(units)
-                  if fields and i not in flagged_units and len(u) <= SHORT_FIELD_CHARS]
+        others = [
+            _tokens(u) for i, u in enumerate(units) if fields and i not in flagged_units and len(u) <= SHORT_FIELD_CHARS
+        ]
         # each field is looked for in the short fields that hold its name's first word, not in all of
         # them: a record of 2,000 yes/no fields among 2,000 short ones took 11 s, every pair compared
         holding = _Postings(others)
-        self.fields = [f for f in fields if f.value or not (f.words and any(
-            _find(f.words, others[k]) is not None for k in holding.holding(f.words[0])))]
+        self.fields = [
+            f
+            for f in fields
+            if f.value
+            or not (f.words and any(_find(f.words, others[k]) is not None for k in holding.holding(f.words[0])))
+        ]
         self.name_words = {w for u in units if u.startswith("name: ") for w in _tokens(u[6:])}
         self._naming = _Postings([f.words[:1] for f in self.fields])  # first word of a name → the fields
 
@@ -234,7 +244,11 @@ class YesNoFields:
                 covered.update(range(at, at + len(field.words)), parents)
                 covered.update(i for i in (at - 2, at - 1) if i >= 0 and tokens[i] in ("good", "for"))
                 cited.append(RecordField(field.path, field.value, field.unit))
-            left = [t for i, t in enumerate(tokens) if i not in covered and t not in _CONFIRM_WORDS and t not in self.name_words]
+            left = [
+                t
+                for i, t in enumerate(tokens)
+                if i not in covered and t not in _CONFIRM_WORDS and t not in self.name_words
+            ]
             if not named or left:
                 return None
         return list(dict.fromkeys(cited)) or None

@@ -43,10 +43,13 @@ _GROUP = re.compile(
     r"|\b(?P<weekends>weekends?)\b"
     r"|\b(?P<all>every\s+day(?:\s+of\s+the\s+week)?|daily|(?:seven|7)\s+days\s+a\s+week|all\s+week(?:\s+long)?)\b"
     r"|\b(?P<vague>most\s+days|other\s+days|some\s+days|the\s+rest\s+of\s+the\s+week|weeknights?|certain\s+days)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _TIME = rf"(?:{CLOCK_12H_PATTERN}|noon|midnight)"
 _TIMES = re.compile(rf"(?P<a>{_TIME})(?:\s*(?:-|–|—|to|until|till|and)\s*(?P<b>{_TIME}))?", re.IGNORECASE)
-_OPEN_CUE = re.compile(r"(?:\bfrom|\bopens?\s+at|\bopening\s+at|\bstarting\s+at|\bas\s+early\s+as|\bbetween)\s*$", re.IGNORECASE)
+_OPEN_CUE = re.compile(
+    r"(?:\bfrom|\bopens?\s+at|\bopening\s+at|\bstarting\s+at|\bas\s+early\s+as|\bbetween)\s*$", re.IGNORECASE
+)
 _CLOSE_CUE = re.compile(r"(?:\buntil|\btill|\bto|\bclos(?:es|ing|e)\s+at|\bas\s+late\s+as)\s*$", re.IGNORECASE)
 _CLOSED = re.compile(r"\bclosed\s+(?:all\s+day\s+)?(?:on\s+)?$", re.IGNORECASE)
 _HOURS_VALUE = re.compile(r"^\s*(\d{1,2}):(\d{1,2})\s*-\s*(\d{1,2}):(\d{1,2})\s*$")
@@ -109,8 +112,12 @@ def _groups(claim: str) -> list[_Group]:
         else:
             days = None
         prev = found[-1] if found else None
-        if prev and prev.days is not None and days is not None and re.fullmatch(
-                r"\s*(?:,|and|&)?\s*(?:and\s+)?(?:on\s+)?", claim[prev.end : m.start()], re.IGNORECASE):
+        if (
+            prev
+            and prev.days is not None
+            and days is not None
+            and re.fullmatch(r"\s*(?:,|and|&)?\s*(?:and\s+)?(?:on\s+)?", claim[prev.end : m.start()], re.IGNORECASE)
+        ):
             found[-1] = _Group(prev.start, m.end(), prev.days + days)
         else:
             found.append(_Group(m.start(), m.end(), days))
@@ -147,8 +154,12 @@ def _pairs(claim: str, groups: list[_Group], times: list[_Times]) -> list[tuple[
         before = next((g for g in reversed(groups) if g.end <= t.start), None)
         if after and _BINDS_AFTER.match(claim[t.end : after.start]):
             pairs.append((after, t))
-        elif (before and t.start - before.end <= REACH_BEFORE and not _SEPARATES.search(claim[before.end : t.start])
-              and not any(before.end <= o.start < t.start for o in times)):
+        elif (
+            before
+            and t.start - before.end <= REACH_BEFORE
+            and not _SEPARATES.search(claim[before.end : t.start])
+            and not any(before.end <= o.start < t.start for o in times)
+        ):
             pairs.append((before, t))
     counts: dict[int, int] = {}
     for g, _ in pairs:
@@ -159,7 +170,8 @@ def _pairs(claim: str, groups: list[_Group], times: list[_Times]) -> list[tuple[
 #: words a sentence that only states opening hours may use besides its days and times
 _HOURS_WORDS = frozenset(
     "it is are its the and also both on from to until till through thru between open opens opening closed "
-    "closes closing close hours daily every day days week weekdays weekend weekends s".split())
+    "closes closing close hours daily every day days week weekdays weekend weekends s".split()
+)
 
 
 class OpeningHours:
@@ -202,13 +214,19 @@ class OpeningHours:
         groups, times = _groups(claim), _times(claim)
         pairs, closed = _pairs(claim, groups, times), _closed(claim, groups)
         paired = {g.start for g, _ in pairs}
-        if (not pairs and not closed) or len(pairs) != len(times) or any(
-                g.days is None or (g.start not in paired and g not in closed) for g in groups):
+        if (
+            (not pairs and not closed)
+            or len(pairs) != len(times)
+            or any(g.days is None or (g.start not in paired and g not in closed) for g in groups)
+        ):
             return None
         for g, t in pairs:
             for d in g.days or ():
-                if d not in self.hours or (t.open is not None and t.open != self.hours[d][0]) or (
-                        t.close is not None and t.close != self.hours[d][1]):
+                if (
+                    d not in self.hours
+                    or (t.open is not None and t.open != self.hours[d][0])
+                    or (t.close is not None and t.close != self.hours[d][1])
+                ):
                     return None
         if any(d in self.hours or d in self.unknown for g in closed for d in g.days or ()):
             return None
@@ -232,8 +250,10 @@ class OpeningHours:
         groups = _groups(claim)
         for group, t in _pairs(claim, groups, _times(claim)):
             listed = [d for d in dict.fromkeys(group.days or ()) if d in self.hours]
-            if listed and not any((t.open is None or t.open == self.hours[d][0]) and
-                                  (t.close is None or t.close == self.hours[d][1]) for d in listed):
+            if listed and not any(
+                (t.open is None or t.open == self.hours[d][0]) and (t.close is None or t.close == self.hours[d][1])
+                for d in listed
+            ):
                 out.extend(self._field(d) for d in listed)
         for g in _closed(claim, groups):
             out.extend(self._field(d) for d in dict.fromkeys(g.days or ()) if d in self.hours)
