@@ -15,15 +15,14 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
+from rt4chart_plugins.detector import Detector, failed_report, run_sync
 from rt4chart_plugins.errors import InvalidInput, JudgeError
+from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.types import ClaimVerdict, Label, Report
 from rt4chart_plugins.judges.chat import extract_json_text, json_instruction, prompt_messages
 from rt4chart_plugins.judges.registry import JUDGES
 from rt4chart_plugins.judges.schema import LENIENT
-from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.gasp import GaspDetector
-from rt4chart_plugins.detector import failed_report, run_sync
+from rt4chart_plugins.types import ClaimVerdict, Label, Report
 from rt4chart_plugins.verifier import Verifier
 
 #: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`

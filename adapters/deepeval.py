@@ -26,30 +26,29 @@ import os
 from typing import Any
 
 from pydantic import BaseModel
-
-from rt4chart_plugins.errors import InvalidInput, MissingExtra
-from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
-from rt4chart_plugins.types import Report
-from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.verifier import Verifier
-
 from rt4chart_plugins.adapters._common import (
     JUDGE_NAMES,
     RESPONSE_MODELS,
-    as_json_text,
     Fields,
+    as_json_text,
     averify_row,
     build_verifier,
     claim_table,
     judge_from,
-    prompt_messages,
     missing_report,
+    prompt_messages,
     reason_text,
     report_from_payload,
     report_payload,
     run_sync,
 )
+
+from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges import failures
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import Report
+from rt4chart_plugins.verifier import Verifier
 
 try:
     from deepeval.metrics import BaseMetric

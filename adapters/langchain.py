@@ -33,12 +33,6 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from rt4chart_plugins.errors import InvalidInput, MissingExtra
-from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
-from rt4chart_plugins.types import Report
-from rt4chart_plugins.detector import Detector
-
 from rt4chart_plugins.adapters._common import (
     Fields,
     as_json_text,
@@ -55,6 +49,12 @@ from rt4chart_plugins.adapters._common import (
     row_error,
     run_sync,
 )
+
+from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges import failures
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import Report
 
 try:
     from langchain_core.callbacks import (

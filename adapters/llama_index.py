@@ -20,11 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
-from rt4chart_plugins.errors import InvalidInput, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
-from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
-from rt4chart_plugins.detector import Detector
-
 from rt4chart_plugins.adapters._common import (
     Fields,
     as_json_text,
@@ -32,14 +27,19 @@ from rt4chart_plugins.adapters._common import (
     build_verifier,
     check_timeout,
     claim_table,
-    prompt_messages,
     judge_from,
     message_text,
     missing_report,
     model_label,
+    prompt_messages,
     reason_text,
     row_error,
 )
+
+from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 
 try:
     from llama_index.core.base.llms.types import ChatMessage, MessageRole

@@ -40,26 +40,26 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
-from rt4chart_plugins.types import Report
-from rt4chart_plugins.detector import Detector, failed_report
-
 from rt4chart_plugins.adapters._common import (
     RESPONSE_MODELS,
-    as_json_text,
     Fields,
+    as_json_text,
     averify_row,
     build_verifier,
     check_timeout,
     claim_table,
-    missing_report,
     judge_from,
-    prompt_messages,
+    missing_report,
     model_label,
+    prompt_messages,
     reason_text,
     report_payload,
 )
+
+from rt4chart_plugins.detector import Detector, failed_report
+from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.types import Report
 
 try:
     from langchain_core.outputs import Generation, LLMResult

@@ -1,8 +1,11 @@
 """rt4chart-plugins: claim-level, evidence-backed hallucination detection for RAG (RT4CHART)."""
 
 from rt4chart_plugins.config import PipelineConfig
+from rt4chart_plugins.detector import Detector, failed_report, run_sync
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra, ModelNotAvailable, Rt4chartError
+from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.judges.registry import make_judge
 from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,
@@ -14,9 +17,6 @@ from rt4chart_plugins.types import (
     VerifyInput,
     set_html_view,
 )
-from rt4chart_plugins.detector import Detector, failed_report, run_sync
-from rt4chart_plugins.gasp import GaspDetector
-from rt4chart_plugins.judges.registry import make_judge
 from rt4chart_plugins.verifier import Verifier
 
 __all__ = [

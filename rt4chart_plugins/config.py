@@ -53,7 +53,7 @@ class PipelineConfig(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _overlap_below_size(self) -> "PipelineConfig":
+    def _overlap_below_size(self) -> PipelineConfig:
         size = self.window_size if self.window_size is not None else METHOD_WINDOW_SIZE
         if self.window_overlap >= size:
             given = f"{size}" if self.window_size is not None else f"{size}, the method's, when it is left unset"

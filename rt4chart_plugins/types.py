@@ -192,7 +192,7 @@ class Cost(BaseModel):
     completion_tokens: int = 0
     seconds: float = 0.0
 
-    def add(self, other: "Cost") -> None:
+    def add(self, other: Cost) -> None:
         self.judge_calls += other.judge_calls
         self.cache_hits += other.cache_hits
         self.prompt_tokens += other.prompt_tokens

@@ -16,16 +16,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
-from rt4chart_plugins.detector import Detector, check_input
 from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch, stage
+from rt4chart_plugins.detector import Detector, check_input
 from rt4chart_plugins.errors import InvalidInput, InvalidReply
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import judge_name, judge_options, make_judge
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.decompose import decompose
 from rt4chart_plugins.pipeline.global_ import verify_global
-from rt4chart_plugins.pipeline.overrides import apply_rules
 from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, whole_context, window_shape
+from rt4chart_plugins.pipeline.overrides import apply_rules
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_plugins.pipeline.verdicts import claim_verdict
 from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report, VerifyInput

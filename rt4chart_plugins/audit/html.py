@@ -216,7 +216,7 @@ def row_attrs(row: AuditRow) -> str:
     )
 
 
-def index_entry(row: AuditRow, steps: int, change: "RowDiff | None" = None) -> dict[str, Any]:
+def index_entry(row: AuditRow, steps: int, change: RowDiff | None = None) -> dict[str, Any]:
     """What the page's script knows of a row without its markup (``pack.KEYS``)."""
     r = row.report
     state, labels, meta = facts(row)
@@ -236,7 +236,7 @@ def index_entry(row: AuditRow, steps: int, change: "RowDiff | None" = None) -> d
     }
 
 
-def _against(change: "RowDiff") -> str:
+def _against(change: RowDiff) -> str:
     """A row's header against the run before: the change and the score it had."""
     from rt4chart_plugins.audit.diff import ROW_WORDS
 
@@ -249,7 +249,7 @@ def _against(change: "RowDiff") -> str:
     )
 
 
-def render_row(row: AuditRow, index: int, change: "RowDiff | None" = None) -> str:
+def render_row(row: AuditRow, index: int, change: RowDiff | None = None) -> str:
     """One answer as an ``<article>``: verdict, question, marked answer, claims, context.
     ``change``: the row against another run, shown in its header."""
     r = row.report

@@ -36,7 +36,7 @@ class DetectorSpec(BaseModel):
     concurrency: int = Field(default=4, ge=1)
 
     @classmethod
-    def create(cls, **fields: Any) -> "DetectorSpec":
+    def create(cls, **fields: Any) -> DetectorSpec:
         try:
             spec = cls(**fields)
         except ValidationError as exc:

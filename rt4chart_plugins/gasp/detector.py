@@ -20,6 +20,15 @@ from pathlib import Path
 
 from rt4chart_plugins.detector import Detector, empty_context_report, sentence_inputs, sentence_report
 from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
+from rt4chart_plugins.gasp.features import (
+    SentenceFeatures,
+    balanced_chunks,
+    risk,
+    sentence_features,
+    token_anchors,
+)
+from rt4chart_plugins.gasp.scorer import LlamaScorer
 from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,
@@ -31,15 +40,6 @@ from rt4chart_plugins.types import (
     Span,
     Window,
 )
-from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
-from rt4chart_plugins.gasp.features import (
-    SentenceFeatures,
-    balanced_chunks,
-    risk,
-    sentence_features,
-    token_anchors,
-)
-from rt4chart_plugins.gasp.scorer import LlamaScorer
 
 #: the scorer used when none is named; ``$RT4CHART_GASP_MODEL`` overrides
 DEFAULT_SCORER = "smollm2-135m"  # docs/gasp.md: ranks better than Qwen 0.5B on train rows, 2x faster

@@ -145,7 +145,7 @@ class JudgeCache:
                 self._db = None
 
 
-def cache_from_setting(setting: "JudgeCache | str | Path | bool | None") -> JudgeCache | None:
+def cache_from_setting(setting: JudgeCache | str | Path | bool | None) -> JudgeCache | None:
     """``True``/``None`` → default cache (unless ``RT4CHART_CACHE=0``), ``False`` → none."""
     if isinstance(setting, JudgeCache):
         return setting

@@ -23,13 +23,12 @@ from pydantic import ValidationError
 
 from rt4chart_plugins.config import AtLeastOne, AtLeastZero, SecondsOrNone, checked
 from rt4chart_plugins.errors import InvalidReply, JudgeError, JudgeUnavailable
-from rt4chart_plugins.rules.text import STOPWORDS
-from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
 from rt4chart_plugins.judges import failures, prompts
-from rt4chart_plugins.judges.schema import DECOMPOSE_SCHEMA, VERIFY_SCHEMA
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult, label_from_text
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
-
+from rt4chart_plugins.judges.schema import DECOMPOSE_SCHEMA, VERIFY_SCHEMA
+from rt4chart_plugins.rules.text import STOPWORDS
+from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
 
 T = TypeVar("T")
 

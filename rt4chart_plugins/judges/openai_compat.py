@@ -17,7 +17,6 @@ from rt4chart_plugins.config import AtLeastOne, Seconds, checked
 from rt4chart_plugins.errors import InvalidReply, MissingExtra
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages, within
 
-
 #: (base URL, model) pairs whose server rejected a ``json_schema`` response format
 _REJECTS_JSON_SCHEMA: set[tuple[str | None, str]] = set()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
-from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 from rt4chart_plugins.pipeline.evidence import check_evidence
+from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 
 
 def _span_that_fits(context: list[Sentence], cost: list[int], window: Window, budget: int) -> list[Sentence]:

@@ -12,8 +12,8 @@ import asyncio
 
 from rt4chart_plugins.config import METHOD_WINDOW_SIZE
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
-from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 from rt4chart_plugins.pipeline.evidence import check_evidence
+from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 
 
 def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:

@@ -13,7 +13,6 @@ one unit per field, rendered ``path.to.field: value`` for the judge while the of
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from dataclasses import dataclass

@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 #: contexts kept per rule: more than the answers a batch has in flight at once
 KEPT_CONTEXTS = 32
-_EVERY: list["PerContext"] = []
+_EVERY: list[PerContext] = []
 
 
 class PerContext(Generic[T]):

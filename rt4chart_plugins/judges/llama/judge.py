@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from rt4chart_plugins.errors import JudgeError, MissingExtra
-from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges import prompts
-from rt4chart_plugins.rules.text import STOPWORDS
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
 from rt4chart_plugins.judges.llama.shared import close_at_exit
+from rt4chart_plugins.rules.text import STOPWORDS
+from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence
 
 #: tokens kept free in the context for instructions, the claim and what is generated
 _RESERVE = 640
@@ -261,7 +261,7 @@ class LlamaCppJudge(Judge):
                     self.cache.put(key, judgement.model_dump(mode="json"))
         return result
 
-    def _support(self, system: str, user: str, shown: list[int], want_phrase: bool, cost: Cost) -> "_Support":
+    def _support(self, system: str, user: str, shown: list[int], want_phrase: bool, cost: Cost) -> _Support:
         """P(the context supports the claim); for a supported claim its evidence ids, for the
         others the phrase the judge names as unsupported."""
         cost.judge_calls += 1
@@ -292,9 +292,7 @@ class LlamaCppJudge(Judge):
             phrase = _quoted(lines[0]) if lines else None
         return _Support(p_sup, evidence, phrase)
 
-    def _decide(
-        self, system: str, claim: Claim, support: "_Support", sentences: list[Sentence], cost: Cost
-    ) -> Judgement:
+    def _decide(self, system: str, claim: Claim, support: _Support, sentences: list[Sentence], cost: Cost) -> Judgement:
         """ENT when supported; otherwise: can the claim and the context sentence closest to it
         both be true? No → CON with that sentence as evidence, yes → NIC."""
         p_sup = support.p_sup

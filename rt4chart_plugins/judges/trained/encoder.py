@@ -127,8 +127,9 @@ class PairScorer:
     meets it again in each."""
 
     def __init__(self, model_path: Path, tokenizer: Any, workers: int, memo: int = 4096):
-        import onnxruntime as ort
         from concurrent.futures import ThreadPoolExecutor
+
+        import onnxruntime as ort
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1

@@ -20,12 +20,7 @@ from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
-from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
-from rt4chart_plugins.rules.contrast import Contrast, contrasts_of
-from rt4chart_plugins.rules.facts import unsupported_facts
-from rt4chart_plugins.rules.records.checks import records_of
 from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
 from rt4chart_plugins.judges.trained.encoder import (
     MODEL_FILE,
@@ -38,6 +33,11 @@ from rt4chart_plugins.judges.trained.encoder import (
 )
 from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage, needs_question
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
+from rt4chart_plugins.rules.contrast import Contrast, contrasts_of
+from rt4chart_plugins.rules.facts import unsupported_facts
+from rt4chart_plugins.rules.records.checks import records_of
+from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence
 
 
 @dataclass

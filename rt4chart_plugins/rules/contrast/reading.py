@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.contrast.lexicon import (
     ALL,
     IMPLICATIVE,
@@ -22,7 +23,6 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     PRONOUNS,
     SCOPE,
 )
-from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.text import STOPWORDS
 
 #: a Snowball stemmer keeps the word it is working on in itself, so each thread gets its own (the
