@@ -7,7 +7,6 @@ Nothing here imports a framework: each adapter module does that itself, lazily.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import inspect
 import json
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 
 from rt4chart_plugins.detector import Detector, failed_report, run_sync
-from rt4chart_plugins.errors import InvalidInput, JudgeError
+from rt4chart_plugins.errors import InvalidInput, JudgeError, unknown_options
 from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.chat import extract_json_text, json_instruction, prompt_messages
@@ -107,14 +106,8 @@ def refuse_unknown(options: dict[str, Any], init: Callable[..., Any], what: str,
         for p in inspect.signature(init).parameters.values()
         if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
-    known = sorted({p.name for p in params} | set(also))
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        hints = []
-        for name in unknown:
-            close = difflib.get_close_matches(name, known, n=1)
-            hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise InvalidInput(f"{what} takes no option {', '.join(hints)}; it takes {', '.join(known)}")
+    if error := unknown_options(options, {p.name for p in params} | set(also), what):
+        raise error
 
 
 class Fields(NamedTuple):

@@ -1,5 +1,10 @@
 """Errors a caller can act on. Each message says what to do next."""
 
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
 
 class Rt4chartError(Exception):
     """Base class: everything this package raises on purpose."""
@@ -37,3 +42,18 @@ class MissingExtra(Rt4chartError, ImportError):
         super().__init__(f'{package} is not installed. Install it with: pip install "rt4chart-plugins[{extra}]"')
         self.package = package
         self.extra = extra
+
+
+def unknown_options(given: Iterable[str], known: Iterable[str], what: str) -> InvalidInput | None:
+    """The error for options that ``what`` does not take, each with its nearest known name, or
+    None when every option is known: a typo (``decompositon``) is an error that names the fix,
+    never a setting silently ignored."""
+    known = sorted(set(known))
+    unknown = sorted(set(given) - set(known))
+    if not unknown:
+        return None
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1)
+        hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return InvalidInput(f"{what} takes no option {', '.join(hints)}; it takes {', '.join(known) or 'none'}")

@@ -8,7 +8,6 @@ failure becomes a ``failed`` report for that row while every other row is still 
 from __future__ import annotations
 
 import asyncio
-import difflib
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -18,9 +17,9 @@ from pydantic import ValidationError
 from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
 from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch, stage
 from rt4chart_plugins.detector import Detector, check_input
-from rt4chart_plugins.errors import InvalidInput, InvalidReply
+from rt4chart_plugins.errors import InvalidInput, InvalidReply, unknown_options
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import judge_name, judge_options, make_judge
+from rt4chart_plugins.judges.registry import check_judge_options, make_judge
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.decompose import decompose
 from rt4chart_plugins.pipeline.global_ import verify_global
@@ -35,14 +34,8 @@ def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
     """The validated pipeline options. A misspelt option (``decompositon``) or an out-of-range
     value fails here, before any judge call, with the options that exist: pydantic's raw error
     list would bury the one word the user needs."""
-    unknown = sorted(set(options) - set(PipelineConfig.model_fields))
-    if unknown:
-        known = sorted(PipelineConfig.model_fields)
-        hints = []
-        for name in unknown:
-            close = difflib.get_close_matches(name, known, n=1)
-            hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise InvalidInput(f"unknown option {', '.join(hints)}; the pipeline options are {', '.join(known)}")
+    if error := unknown_options(options, PipelineConfig.model_fields, "the pipeline"):
+        raise error
     try:
         return PipelineConfig(**options)
     except ValidationError as exc:
@@ -52,20 +45,6 @@ def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
             for e in exc.errors(include_url=False)
         )
         raise InvalidInput(f"invalid pipeline options: {problems}") from None
-
-
-def check_judge_options(judge: str | None, kwargs: dict[str, Any]) -> None:
-    """Refuse options the named judge does not take (its class is imported, not built)."""
-    known = judge_options(judge)
-    unknown = sorted(set(kwargs) - set(known))
-    if unknown:
-        hints = [
-            f"{n!r}" + (f" (did you mean {c[0]!r}?)" if (c := difflib.get_close_matches(n, known, n=1)) else "")
-            for n in unknown
-        ]
-        raise InvalidInput(
-            f"the {judge_name(judge)!r} judge takes no option {', '.join(hints)}; it takes {', '.join(known) or 'none'}"
-        )
 
 
 class Verifier(Detector):

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.judges.base import Judge
 
 #: the judge when none is named and ``$RT4CHART_JUDGE`` is unset: offline, shipped in the wheel
@@ -98,11 +98,11 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
                 f"judge options {sorted(kwargs)} were given with a Judge instance; configure the instance"
             )
         return judge
-    known = judge_options(judge)
-    unknown = sorted(set(kwargs) - set(known))
-    if unknown:
-        raise InvalidInput(
-            f"the {judge_name(judge)!r} judge takes no option {', '.join(map(repr, unknown))}; "
-            f"it takes {', '.join(known) or 'none'}"
-        )
+    check_judge_options(judge, kwargs)
     return entry(judge).load()(**kwargs)
+
+
+def check_judge_options(judge: str | None, kwargs: dict[str, Any]) -> None:
+    """Refuse options the named judge does not take (its class is imported, not built)."""
+    if error := unknown_options(kwargs, judge_options(judge), f"the {judge_name(judge)!r} judge"):
+        raise error

@@ -13,7 +13,7 @@ UNREACHABLE = "http://127.0.0.1:9/v1"  # the discard port: built, never called
 
 
 def test_the_verifier_names_the_option_it_did_not_know():
-    with pytest.raises(InvalidInput, match=r"unknown option 'decompositon' \(did you mean 'decomposition'\?\)"):
+    with pytest.raises(InvalidInput, match=r"takes no option 'decompositon' \(did you mean 'decomposition'\?\)"):
         Verifier(decompositon="sentence")
     with pytest.raises(InvalidInput, match="window_size: Input should be greater than or equal to 1"):
         Verifier(window_size=0)
