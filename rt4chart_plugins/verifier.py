@@ -8,26 +8,21 @@ failure becomes a ``failed`` report for that row while every other row is still 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import ValidationError
 
 from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
-from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch, stage
+from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch
 from rt4chart_plugins.detector import Detector, check_input
-from rt4chart_plugins.errors import InvalidInput, InvalidReply, unknown_options
+from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import check_judge_options, make_judge
-from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
-from rt4chart_plugins.pipeline.decompose import decompose
-from rt4chart_plugins.pipeline.global_ import verify_global
-from rt4chart_plugins.pipeline.local import fit_windows, sentence_costs, verify_local, whole_context, window_shape
-from rt4chart_plugins.pipeline.overrides import apply_rules
-from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
-from rt4chart_plugins.pipeline.verdicts import claim_verdict
-from rt4chart_plugins.types import Correction, Cost, Judgement, Label, LocalVerdict, Report, VerifyInput
+from rt4chart_plugins.pipeline.aggregate import report_of
+from rt4chart_plugins.pipeline.stages import run_stages
+from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.types import Report, VerifyInput
 
 
 def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
@@ -90,7 +85,7 @@ class Verifier(Detector):
         """:meth:`Detector.averify_many`, with the judge built first: an option it refuses
         (``timeout=-1``) is one :class:`InvalidInput` for the call, not the same failure in every row."""
         try:
-            self.judge
+            _ = self.judge
         except InvalidInput:
             raise
         except Exception:  # noqa: BLE001 - a judge that cannot load (a missing model) fails each row, as it says
@@ -138,134 +133,7 @@ class Verifier(Detector):
             WATCH.reset(token)
 
     async def _verify(self, context: str | list[str], answer: str, question: str | None) -> Report:
-        started = time.perf_counter()
         question = question.strip() or None if question else None
-        cost = Cost()
-        notes: list[str] = []
-        corrections: list[Correction] = []
-        stage("reading the context and the answer")
-        answer_sentences = await asyncio.to_thread(segment_answer, answer)
-        context_sentences = await asyncio.to_thread(segment_context, context)
-        judge = self.judge
-        cfg = self.config
-
-        stage("decomposing the answer")
-        try:
-            claims = await decompose(answer_sentences, cfg.decomposition, judge, cost, notes)
-        except InvalidReply as exc:  # asked again and still cut off or unreadable: no claim is made up from it
-            cost.seconds = time.perf_counter() - started
-            return Report(
-                label=None,
-                hallucinated=False,
-                score=0.0,
-                state="failed",
-                answer=answer,
-                question=question,
-                answer_sentences=answer_sentences,
-                context_sentences=context_sentences,
-                notes=notes,
-                cost=cost,
-                judge=judge.name,
-                error=f"no claim could be judged: {exc}",
-            )
-        windows: list = []
-        final: dict[int, Judgement] = {}
-        local: dict[int, LocalVerdict] = {}
-        unjudged: dict[int, str] = {}
-        if claims and not context_sentences:
-            notes.append("the context is empty: every claim is baseless (NIC) and no judge was asked")
-            final = {c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in claims}
-        elif claims:
-            costs = sentence_costs(context_sentences, judge)
-            size, overlap = window_shape(cfg.window_size, cfg.window_overlap, judge, len(context_sentences))
-            windows, shrink_note = fit_windows(costs, size, overlap, judge.context_budget())
-            if shrink_note:
-                notes.append(shrink_note)
-            run_global = cfg.global_verification and len(windows) > 1
-            stage("judging the claims")
-            local, deciding, unjudged = await verify_local(
-                claims,
-                context_sentences,
-                windows,
-                judge,
-                question,
-                cost,
-                corrections,
-                want_phrase=cfg.sub_sentence_spans and not run_global,
-            )
-            final = dict(deciding)
-            if run_global:
-                stage("judging the claims against the whole context")
-                final.update(
-                    await verify_global(
-                        claims,
-                        local,
-                        context_sentences,
-                        costs,
-                        windows,
-                        judge,
-                        question,
-                        cfg.sub_sentence_spans,
-                        cost,
-                        corrections,
-                        notes,
-                    )
-                )
-            elif cfg.global_verification and whole_context(cfg.window_size, judge):
-                notes.append(
-                    "global verification skipped: the judge read the whole context as one window, "
-                    "so it would repeat the local pass"
-                )
-            elif cfg.global_verification:
-                notes.append(
-                    "global verification skipped: the context fits in one window, so it would repeat the local pass"
-                )
-
-        verdicts = [
-            claim_verdict(
-                c,
-                final.get(c.id),
-                local.get(c.id),
-                unjudged.get(c.id),
-                answer_sentences,
-                context_sentences,
-                corrections,
-                global_checked=len(windows) > 1 and cfg.global_verification,
-            )
-            for c in claims
-        ]
-        if context_sentences:
-            stage("applying the rules")
-            await asyncio.to_thread(
-                apply_rules,
-                verdicts,
-                context,
-                context_sentences,
-                question,
-                notes,
-                answer_sentences=answer_sentences,
-                facts=cfg.fact_check,
-                records=cfg.record_checks,
-                contrasts=cfg.contrast_check,
-            )
-        label, hallucinated, score, state = answer_verdict(verdicts)
-        cost.seconds = time.perf_counter() - started
-        return Report(
-            label=label,
-            hallucinated=hallucinated,
-            score=score,
-            state=state,
-            claims=verdicts,
-            unfaithful_spans=unfaithful_spans(answer, verdicts),
-            phrase_spans=unfaithful_spans(answer, verdicts, sub_sentence=True),
-            answer=answer,
-            question=question,
-            answer_sentences=answer_sentences,
-            context_sentences=context_sentences,
-            windows=windows,
-            corrections=corrections,
-            notes=notes,
-            cost=cost,
-            judge=judge.name,
-            error="no claim could be judged: " + next(iter(unjudged.values()), "") if state == "failed" else None,
-        )
+        state = RunState(context=context, answer=answer, question=question, judge=self.judge, config=self.config)
+        await run_stages(state)
+        return report_of(state)

@@ -1,8 +1,11 @@
-"""Stages 5–6: the answer-level AND-join, the score, and localization of unfaithful spans."""
+"""The report of a run: the answer-level AND-join, the score, and the unfaithful spans."""
 
 from __future__ import annotations
 
-from rt4chart_plugins.types import AnswerState, ClaimVerdict, Label, Span
+import time
+
+from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.types import AnswerState, ClaimVerdict, Label, Report, Span
 
 
 def and_join(labels: list[Label]) -> Label:
@@ -48,3 +51,37 @@ def unfaithful_spans(answer: str, claims: list[ClaimVerdict], *, sub_sentence: b
             if span is not None:
                 spans.append(span)
     return merge_spans(answer, spans)
+
+
+def report_of(state: RunState) -> Report:
+    """The last step: the run's Report, from the verdicts the stages left (the AND-join, the
+    score, the unfaithful spans), or the failure that stopped it."""
+    state.cost.seconds = time.perf_counter() - state.started
+    common = dict(
+        answer=state.answer,
+        question=state.question,
+        answer_sentences=state.answer_sentences,
+        context_sentences=state.context_sentences,
+        notes=state.notes,
+        cost=state.cost,
+        judge=state.judge.name,
+    )
+    if state.failed:
+        return Report(label=None, hallucinated=False, score=0.0, state="failed", error=state.failed, **common)
+    label, hallucinated, score, answer_state = answer_verdict(state.verdicts)
+    error = None
+    if answer_state == "failed":
+        error = "no claim could be judged: " + next(iter(state.unjudged.values()), "")
+    return Report(
+        label=label,
+        hallucinated=hallucinated,
+        score=score,
+        state=answer_state,
+        claims=state.verdicts,
+        unfaithful_spans=unfaithful_spans(state.answer, state.verdicts),
+        phrase_spans=unfaithful_spans(state.answer, state.verdicts, sub_sentence=True),
+        windows=state.windows,
+        corrections=state.corrections,
+        error=error,
+        **common,
+    )

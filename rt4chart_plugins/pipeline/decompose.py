@@ -1,4 +1,4 @@
-"""Stage 2: answer sentences → atomic claims, each keeping the id of its answer sentence.
+"""Answer sentences → atomic claims, each keeping the id of its answer sentence.
 
 The decomposer sees the answer only, never the context (method.md §1.2). A sentence the judge
 failed on, or left without claims although it is not a refusal, is kept whole as one claim: a
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
+from rt4chart_plugins.errors import InvalidReply
 from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.rules.abstention import is_abstention
 from rt4chart_plugins.types import Claim, Cost, Sentence
 
@@ -17,7 +19,8 @@ from rt4chart_plugins.types import Claim, Cost, Sentence
 REFUSAL = re.compile(
     r"\b(unable to (answer|determine|provide)|(cannot|can't|can not) (answer|determine|be answered)"
     r"|(do|does|did) not (provide|contain|mention|include|specify|give) (any |enough |sufficient |specific )?"
-    r"(information|details|answer)|there is no (information|mention)|not (possible|enough information) to (answer|determine)"
+    r"(information|details|answer)|there is no (information|mention)"
+    r"|not (possible|enough information) to (answer|determine)"
     r"|no (relevant )?information (is |was )?(provided|available|given))\b",
     re.IGNORECASE,
 )
@@ -43,7 +46,8 @@ PREAMBLE = re.compile(
 #: are unannotated, and the verifier scored "I hope this helps!" just under its threshold, which
 #: flagged a faithful answer. Short sentences only, so that content never goes unchecked.
 CLOSING = re.compile(
-    r"^\W*(?:I hope (?:this|that|these|the above|my (?:answer|response))\b.*\b(?:helps?|helpful|useful|clarif\w*|answers?)\b"
+    r"^\W*(?:I hope (?:this|that|these|the above|my (?:answer|response))\b"
+    r".*\b(?:helps?|helpful|useful|clarif\w*|answers?)\b"
     r"|(?:please\s+)?let me know if (?:you|there)\b"
     r"|(?:please\s+)?feel free to (?:ask|reach out|contact)\b"
     r"|if you have any (?:other |further |more |additional )?questions\b"
@@ -98,3 +102,14 @@ async def decompose(
     return [
         Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, "")) for i, (sid, text) in enumerate(pairs)
     ]
+
+
+async def find_claims(state: RunState) -> None:
+    """The second stage: the claims of the answer. A decomposition still cut off or unreadable
+    after it was asked again fails the run: no claim is made up from it."""
+    try:
+        state.claims = await decompose(
+            state.answer_sentences, state.config.decomposition, state.judge, state.cost, state.notes
+        )
+    except InvalidReply as exc:
+        state.failed = f"no claim could be judged: {exc}"

@@ -1,4 +1,4 @@
-"""Stage 7: the retromorphic oracle. Every element of the trace must be traceable to C.
+"""The retromorphic oracle, which the judging stages apply: every element of the trace must be traceable to C.
 
 Evidence ids must exist and lie in the context the judge was shown; NIC claims carry none; a quote
 is matched against each context sentence on its own (never against joined passages, where it could

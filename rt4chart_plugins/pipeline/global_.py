@@ -1,4 +1,4 @@
-"""Stage 4: global verification, with a prompt adapted to each claim's local label.
+"""Global verification, with a prompt adapted to each claim's local label.
 
 Locally NIC → search the whole context with no hint (the evidence may be spread over windows).
 Locally ENT/CON → the deciding window is passed as a location hint and the judge checks whether the
@@ -12,6 +12,8 @@ import asyncio
 
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
 from rt4chart_plugins.pipeline.evidence import check_evidence
+from rt4chart_plugins.pipeline.local import whole_context
+from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 
 
@@ -112,3 +114,36 @@ async def verify_global(
         for cid, err in result.unjudged.items():
             notes.append(f"global verification failed for claim {cid} ({err}); its local verdict stands")
     return out
+
+
+async def judge_globally(state: RunState) -> None:
+    """The fourth stage: the global pass over the claims the windows judged, or a note saying
+    why it would only repeat the local one."""
+    cfg = state.config
+    if not state.claims or not state.context_sentences or not cfg.global_verification:
+        return
+    if state.global_pass:
+        state.final.update(
+            await verify_global(
+                state.claims,
+                state.local,
+                state.context_sentences,
+                state.sentence_costs,
+                state.windows,
+                state.judge,
+                state.question,
+                cfg.sub_sentence_spans,
+                state.cost,
+                state.corrections,
+                state.notes,
+            )
+        )
+    elif whole_context(cfg.window_size, state.judge):
+        state.notes.append(
+            "global verification skipped: the judge read the whole context as one window, "
+            "so it would repeat the local pass"
+        )
+    else:
+        state.notes.append(
+            "global verification skipped: the context fits in one window, so it would repeat the local pass"
+        )

@@ -1,4 +1,4 @@
-"""Stage 3: local verification. Every claim against every overlapping window, then the OR-join.
+"""Local verification: every claim against every overlapping window, then the OR-join.
 
 Windows of W sentences advance by W−O. When a window would not fit the judge's context budget it
 is shrunk (W and O scaled down together) rather than truncated, so no sentence goes unread. W left
@@ -13,6 +13,7 @@ import asyncio
 from rt4chart_plugins.config import METHOD_WINDOW_SIZE
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
 from rt4chart_plugins.pipeline.evidence import check_evidence
+from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
 
 
@@ -145,3 +146,33 @@ def _decider(seen: list[tuple[Window, Judgement]], label: Label) -> tuple[Window
         return probs.get(label, 0.0) if probs else 0.0
 
     return max(matching, key=confidence)
+
+
+async def judge_locally(state: RunState) -> None:
+    """The third stage: every claim against every window, OR-joined. With an empty context every
+    claim is baseless and no judge is asked."""
+    if not state.claims:
+        return
+    if not state.context_sentences:
+        state.notes.append("the context is empty: every claim is baseless (NIC) and no judge was asked")
+        state.final = {
+            c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in state.claims
+        }
+        return
+    cfg, judge = state.config, state.judge
+    state.sentence_costs = sentence_costs(state.context_sentences, judge)
+    size, overlap = window_shape(cfg.window_size, cfg.window_overlap, judge, len(state.context_sentences))
+    state.windows, shrink_note = fit_windows(state.sentence_costs, size, overlap, judge.context_budget())
+    if shrink_note:
+        state.notes.append(shrink_note)
+    state.local, deciding, state.unjudged = await verify_local(
+        state.claims,
+        state.context_sentences,
+        state.windows,
+        judge,
+        state.question,
+        state.cost,
+        state.corrections,
+        want_phrase=cfg.sub_sentence_spans and not state.global_pass,  # else the global pass asks
+    )
+    state.final = dict(deciding)

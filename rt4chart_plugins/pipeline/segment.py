@@ -1,4 +1,4 @@
-"""Stage 1: segmentation with exact character offsets.
+"""Segmentation with exact character offsets.
 
 Context sentences are the unit of evidence, so each keeps the passage it came from and its offsets
 in that passage; answer sentences are how verdicts map back to answer spans. Splitting is done by
@@ -13,6 +13,7 @@ one unit per field, rendered ``path.to.field: value`` for the judge while the of
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from json.decoder import scanstring
 from sentencex import segment as _sentencex_segment
 
 from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.rules.text import clean_text
 from rt4chart_plugins.types import Sentence
 
@@ -287,3 +289,9 @@ def _leaf_units(text: str, leaf: _Leaf) -> list[tuple[int, int, str, str | None]
         if len(spans) > 1:
             return [(base + s, base + e, f"{leaf.path}: {value[s:e]}", leaf.path) for s, e in spans]
     return [(leaf.member_start, leaf.value_end, f"{leaf.path}: {_render(value)}", leaf.path)]
+
+
+async def read_texts(state: RunState) -> None:
+    """The first stage: the answer's sentences and the context's units, each with its offsets."""
+    state.answer_sentences = await asyncio.to_thread(segment_answer, state.answer)
+    state.context_sentences = await asyncio.to_thread(segment_context, state.context)

@@ -1,4 +1,4 @@
-"""Stage 6: a claim's verdict as the report shows it, from the judge's final judgement.
+"""A claim's verdict as the report shows it, from the judge's final judgement.
 
 The judge answers in context-sentence ids and a phrase; the report needs character offsets: the
 claim's sentence as its answer span, the phrase anchored inside it (or a correction saying it
@@ -9,6 +9,7 @@ judge gave none.
 from __future__ import annotations
 
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
+from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.types import (
     Claim,
     ClaimVerdict,
@@ -101,3 +102,20 @@ def default_reason(j: Judgement) -> str:
     where = ", ".join(str(i) for i in j.evidence) or "none cited"
     verb = "supported" if j.label == Label.ENT else "contradicted"
     return f"{verb} by context sentence(s) {where}{conf}"
+
+
+async def build_verdicts(state: RunState) -> None:
+    """The fifth stage: each claim's verdict as the report shows it."""
+    state.verdicts = [
+        claim_verdict(
+            c,
+            state.final.get(c.id),
+            state.local.get(c.id),
+            state.unjudged.get(c.id),
+            state.answer_sentences,
+            state.context_sentences,
+            state.corrections,
+            global_checked=state.global_pass,
+        )
+        for c in state.claims
+    ]

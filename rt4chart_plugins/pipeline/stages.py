@@ -1,0 +1,64 @@
+"""The pipeline, in order: the stages one verification runs through.
+
+Each stage is an async function of the run state (:class:`~rt4chart_plugins.pipeline.state.RunState`):
+it reads what the stages before it left and adds its part. The façade loops over :data:`STAGES`
+and builds the report from the state (:func:`~rt4chart_plugins.pipeline.aggregate.report_of`); a
+stage that makes judging impossible sets ``state.failed`` and the loop stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import NamedTuple
+
+from rt4chart_plugins.deadline import stage
+from rt4chart_plugins.pipeline.decompose import find_claims
+from rt4chart_plugins.pipeline.global_ import judge_globally
+from rt4chart_plugins.pipeline.local import judge_locally
+from rt4chart_plugins.pipeline.overrides import apply_rules
+from rt4chart_plugins.pipeline.segment import read_texts
+from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.pipeline.verdicts import build_verdicts
+
+
+async def check_rules(state: RunState) -> None:
+    """The sixth stage: the deterministic rules, after the judge."""
+    if state.context_sentences:
+        cfg = state.config
+        await asyncio.to_thread(
+            apply_rules,
+            state.verdicts,
+            state.context,
+            state.context_sentences,
+            state.question,
+            state.notes,
+            answer_sentences=state.answer_sentences,
+            facts=cfg.fact_check,
+            records=cfg.record_checks,
+            contrasts=cfg.contrast_check,
+        )
+
+
+class Stage(NamedTuple):
+    doing: str  # what the row is doing while the stage runs: the reason a deadline gives names it
+    run: Callable[[RunState], Awaitable[None]]
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("reading the context and the answer", read_texts),
+    Stage("decomposing the answer", find_claims),
+    Stage("judging the claims", judge_locally),
+    Stage("judging the claims against the whole context", judge_globally),
+    Stage("writing the verdicts", build_verdicts),
+    Stage("applying the rules", check_rules),
+)
+
+
+async def run_stages(state: RunState) -> None:
+    """Every stage in order, until one fails the run."""
+    for step in STAGES:
+        if state.failed:
+            return
+        stage(step.doing)
+        await step.run(state)
