@@ -8,6 +8,8 @@ KV cache, and the verdict is a single word read off the logits.
 
 from __future__ import annotations
 
+import json
+
 from rt4chart_plugins.types import Claim, Label, Sentence
 
 LABEL_RULES = """Labels:
@@ -72,6 +74,27 @@ def verify_user(
         parts.append(line)
     parts += ["", "Return one verdict per claim as JSON."]
     return "\n".join(parts)
+
+
+#: appended to a verification asked again: the same prompt may well get the same reply again (a
+#: cached one, or one at temperature 0), so the second ask says what is missing
+VERIFY_MISSING = 'Give exactly one verdict for each claim above, numbered as above, in the "verdicts" list.'
+
+
+def json_instruction(schema: dict) -> str:
+    """Appended to the system prompt when JSON is asked for in the prompt (no response format)."""
+    return (
+        "\n\nRespond with one JSON object and nothing else (no prose, no code fences), "
+        f"matching this JSON schema:\n{json.dumps(schema, separators=(',', ':'))}"
+    )
+
+
+def prompt_messages(system: str, user: str, schema: dict) -> tuple[str, str]:
+    """The one request every chat client sends when it asks for JSON in the prompt: the system
+    prompt with the schema appended, then the user turn. Every client (the ``openai`` judge once it
+    has learnt that a server rejects response formats, and each framework's own LLM) sends exactly
+    this, so that one endpoint gives the same verdicts whichever client reaches it."""
+    return system + json_instruction(schema), user
 
 
 # --- readout prompts for the embedded judge ---------------------------------------------------
