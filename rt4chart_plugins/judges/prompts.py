@@ -126,6 +126,16 @@ def readout_support(claim: str, hint: str | None, note: str) -> str:
     return f"{note}\nStatement: {claim}{h}\n\nBased only on the document, is the statement true? Answer Yes or No."
 
 
+#: how a provisional verdict is named in a readout hint
+_READOUT_LABEL_WORDS = {Label.ENT: "supported", Label.CON: "contradicted", Label.NIC: "not mentioned"}
+
+
+def readout_hint(label: Label, ids: list[int]) -> str:
+    """The provisional verdict of a claim sent back for a second look, and where it was found."""
+    span = f"{ids[0]}-{ids[-1]}" if ids else "none"
+    return f"(Provisional verdict: {_READOUT_LABEL_WORDS[label]}, near sentences {span}.)"
+
+
 def readout_pair(sentence: str, claim: str) -> str:
     """Asked of a claim the document does not support, against its closest sentence."""
     return (
