@@ -25,8 +25,8 @@ import numpy as np
 from rt4chart_lab.data.datasets import RagTruthRow, load_ragtruth, resolve_data_dir
 from rt4chart_lab.metrics import auc
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
-from rt4chart_plugins.gasp.calibration import (Calibration, balanced_threshold, best_threshold, calibration_path,
-                                               standardization)
+from rt4chart_lab.thresholds import balanced_threshold, best_threshold, standardization
+from rt4chart_plugins.gasp.calibration import Calibration, calibration_path
 from rt4chart_plugins.gasp.detector import GaspDetector
 from rt4chart_plugins.gasp.features import FEATURES, SentenceFeatures, risk
 

@@ -1,8 +1,8 @@
-"""GASP: grounding sensitivity by perturbation (method.md §2), a training-free second detector.
+"""GASP: grounding sensitivity by perturbation (docs/gasp.md), a training-free second detector.
 
 ``scorer`` re-reads the answer under perturbed contexts, ``features`` turns token likelihoods into
-the four per-sentence features, ``calibration`` holds what the label-free decision needs,
-``detector`` builds the report and ``fit`` rebuilds a scorer's calibration from train rows.
+the four per-sentence features, ``calibration`` reads what the label-free decision needs (the lab's
+``gasp-fit`` fits it on train rows), and ``detector`` builds the report.
 """
 
 from rt4chart_plugins.gasp.calibration import Calibration, load_calibration

@@ -2,8 +2,9 @@
 
 Structured output is requested as a JSON schema; a server that rejects ``json_schema`` is asked
 for JSON in the prompt instead (remembered, so it is rejected once per judge), with exactly the
-request that the frameworks' clients send (:func:`rt4chart_plugins.judges.chat.prompt_messages`). Temperature 0 and a fixed seed make runs repeatable
-where the server honours them; the cache makes them free.
+request that the frameworks' clients send (:func:`rt4chart_plugins.judges.prompts.prompt_messages`).
+Temperature 0 and a fixed seed make runs repeatable where the server honours them; the cache makes
+them free.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, Seconds, checked
 from rt4chart_plugins.errors import InvalidReply, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages, within
+from rt4chart_plugins.judges.chat import ChatJudge
+from rt4chart_plugins.judges.chat.transport import ChatReply, within
+from rt4chart_plugins.judges.prompts import prompt_messages
 
 #: (base URL, model) pairs whose server rejected a ``json_schema`` response format
 _REJECTS_JSON_SCHEMA: set[tuple[str | None, str]] = set()

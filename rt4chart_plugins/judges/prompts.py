@@ -8,6 +8,8 @@ KV cache, and the verdict is a single word read off the logits.
 
 from __future__ import annotations
 
+import json
+
 from rt4chart_plugins.types import Claim, Label, Sentence
 
 LABEL_RULES = """Labels:
@@ -74,6 +76,27 @@ def verify_user(
     return "\n".join(parts)
 
 
+#: appended to a verification asked again: the same prompt may well get the same reply again (a
+#: cached one, or one at temperature 0), so the second ask says what is missing
+VERIFY_MISSING = 'Give exactly one verdict for each claim above, numbered as above, in the "verdicts" list.'
+
+
+def json_instruction(schema: dict) -> str:
+    """Appended to the system prompt when JSON is asked for in the prompt (no response format)."""
+    return (
+        "\n\nRespond with one JSON object and nothing else (no prose, no code fences), "
+        f"matching this JSON schema:\n{json.dumps(schema, separators=(',', ':'))}"
+    )
+
+
+def prompt_messages(system: str, user: str, schema: dict) -> tuple[str, str]:
+    """The one request every chat client sends when it asks for JSON in the prompt: the system
+    prompt with the schema appended, then the user turn. Every client (the ``openai`` judge once it
+    has learnt that a server rejects response formats, and each framework's own LLM) sends exactly
+    this, so that one endpoint gives the same verdicts whichever client reaches it."""
+    return system + json_instruction(schema), user
+
+
 # --- readout prompts for the embedded judge ---------------------------------------------------
 
 READOUT_SYSTEM = "You are a careful fact checker. Use only the document, not your own knowledge."
@@ -101,6 +124,16 @@ READOUT_NOTES = {
 def readout_support(claim: str, hint: str | None, note: str) -> str:
     h = f"\n{hint}" if hint else ""
     return f"{note}\nStatement: {claim}{h}\n\nBased only on the document, is the statement true? Answer Yes or No."
+
+
+#: how a provisional verdict is named in a readout hint
+_READOUT_LABEL_WORDS = {Label.ENT: "supported", Label.CON: "contradicted", Label.NIC: "not mentioned"}
+
+
+def readout_hint(label: Label, ids: list[int]) -> str:
+    """The provisional verdict of a claim sent back for a second look, and where it was found."""
+    span = f"{ids[0]}-{ids[-1]}" if ids else "none"
+    return f"(Provisional verdict: {_READOUT_LABEL_WORDS[label]}, near sentences {span}.)"
 
 
 def readout_pair(sentence: str, claim: str) -> str:

@@ -8,13 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from rt4chart_plugins.gasp.calibration import (
-    Calibration,
-    balanced_threshold,
-    best_threshold,
-    load_calibration,
-    standardization,
-)
+from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
 from rt4chart_plugins.gasp.features import (
     balanced_chunks,
     risk,
@@ -65,30 +59,13 @@ def test_sentence_features_average_tokens_and_pick_the_chunk_that_hurts_most():
     assert first.gap == pytest.approx(2.0) and first.drop == pytest.approx(1.5)
     assert first.supporting_chunk == 1 and first.tokens == 3
     assert second.gap == pytest.approx(0.1) and second.drop == pytest.approx(0.05) and second.supporting_chunk == 0
-    mean, std = standardization(np.array([first.vector(), second.vector()]))
+    mean, std = [0.0] * 4, [1.0] * 4  # risk on the raw features: less grounding, more risk
     assert risk(second, mean, std) > risk(first, mean, std)
 
 
 def test_a_sentence_without_scored_tokens_has_no_features():
     cond = Conditions(full=np.array([-1.0]), empty=np.array([-1.0]), jsd_empty=np.array([0.0]))
     assert sentence_features(cond, np.array([0]), [(0, 3), (10, 20)])[1] is None
-
-
-def test_best_threshold_maximises_f1():
-    t, f1 = best_threshold([0.1, 0.2, 0.9, 1.0], [False, False, True, True])
-    assert 0.2 < t < 0.9 and f1 == 1.0
-
-
-def test_the_balanced_threshold_flags_a_rare_class_that_the_f1_threshold_passes():
-    """Two positives among twelve: F1 is best flagging only the one far out (2/3 against 4/7),
-    while the balanced point flags both (TPR 1 at FPR 3/10 beats TPR 1/2 at FPR 0)."""
-    risks = [-3.0, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0, 3.5, 5.0]
-    gold = [False] * 7 + [True, False, False, False, True]
-    assert best_threshold(risks, gold)[0] > 3.5
-    t, j = balanced_threshold(risks, gold)
-    assert 1.0 < t < 2.0 and j == pytest.approx(1 - 3 / 10)
-    assert balanced_threshold([0.1, 0.2], [True, True]) == (0.0, 0.0)  # nothing to balance
-    assert balanced_threshold([], []) == (0.0, 0.0)
 
 
 def test_shipped_calibrations_are_valid():

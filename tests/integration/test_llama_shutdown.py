@@ -1,6 +1,6 @@
-"""Models loaded by either llama.cpp loader (the embedded judge's, and the shared one of GASP's
-scorer) are freed before the interpreter tears llama-cpp-python down: otherwise each one left in
-a registry printed an ignored ``TypeError`` traceback at exit, after every test session."""
+"""Models loaded through the one llama.cpp registry (the embedded judge's, and GASP's scorer's)
+are freed before the interpreter tears llama-cpp-python down: otherwise each one left in a
+registry printed an ignored ``TypeError`` traceback at exit, after every test session."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ SCRIPT = textwrap.dedent(
     atexit.register(report)
 
     from rt4chart_plugins import GaspDetector, Verifier
-    from rt4chart_plugins.judges.llama import judge, shared
+    from rt4chart_plugins.judges.llama import shared
 
     context, answer = ["The museum opens at 10 AM."], "The museum opens at 10 AM."
     GaspDetector("smollm2-135m", chunks=1).verify(context=context, answer=answer)
     Verifier("local", judge_kwargs={"model": "smollm2-135m", "cache": False}).verify(context=context, answer=answer)
-    models = [llm for llm, _ in shared._LOADED.values()] + [m.llm for m in judge._LOADED.values()]
+    models = [llm for llm, _ in shared._LOADED.values()]
     """
 )
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rt4chart_plugins.gasp.calibration import Calibration, best_threshold, load_calibration
+from rt4chart_lab.thresholds import best_threshold
+from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
 from rt4chart_plugins.gasp.features import standardize
 from rt4chart_lab import metrics
 from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pydantic import BaseModel
 
 from rt4chart_plugins.errors import JudgeError, MissingExtra
-from rt4chart_plugins.judges.chat import extract_json_text
+from rt4chart_plugins.judges.chat.replies import extract_json_text
 from rt4chart_plugins.judges.llama.server import Endpoint
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 from rt4chart_lab.metrics import auc
-from rt4chart_plugins.gasp.calibration import best_threshold
+from rt4chart_lab.thresholds import best_threshold
 from rt4chart_lab.gasp_fit import choose_rows
 from rt4chart_plugins.pipeline.decompose import is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context

@@ -1,9 +1,9 @@
 """One loaded llama.cpp model per (file, settings) per process, with the lock that serializes it,
 and the base of the classes that drive such a model directly.
 
-A loaded model holds one sequence and its KV cache, so callers that drive it directly (GASP's
+A loaded model holds one sequence and its KV cache, so its callers (the embedded judge, GASP's
 scorer, the hidden-state reader) must not interleave; sharing the instance also keeps a second
-detector on the same file from loading it into memory again.
+judge or detector on the same file from loading it into memory again.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ _LOADED: dict[tuple, tuple[Any, threading.Lock]] = {}
 
 _LOAD_LOCK = threading.Lock()
 
-#: every model this process loaded, by either loader, closed by :func:`_close_all` at exit
+#: every model this process loaded, closed by :func:`_close_all` at exit
 _OPEN: list[Any] = []
 
 

@@ -1,0 +1,58 @@
+"""Finding and loading the embedded judge's GGUF model, and naming it for the cache.
+
+Apart from the judge because loading is slow and shared: judges that differ only in cache or
+thresholds join the one model loaded for that file and those settings (:mod:`.shared`), and with it
+its lock, since a loaded model holds one sequence. The name says which weights answered, so that the
+cache never serves one model's verdicts to another.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rt4chart_plugins.errors import JudgeError, MissingExtra
+from rt4chart_plugins.judges import prompts
+from rt4chart_plugins.judges.llama.scoring import first_tokens
+from rt4chart_plugins.judges.llama.shared import shared_llama
+
+
+@dataclass
+class JudgeModel:
+    """A loaded judge model: the model, the lock that serializes it, the token ids of the answers
+    read off its logits, and the name that identifies its weights in the cache."""
+
+    llm: Any
+    lock: threading.Lock
+    yes: list[int]
+    no: list[int]
+    path: Path
+    name: str
+
+
+def load_judge_model(
+    model: str, explicit_path: str | Path | None, *, n_ctx: int, n_threads: int, seed: int
+) -> JudgeModel:
+    """The model ``model`` (or the file ``explicit_path``) loaded with these settings, or the one
+    already loaded with them. Only ChatML-templated instruct models are accepted: the readout
+    prompts are laid out in ChatML."""
+    try:
+        import llama_cpp  # noqa: F401
+    except ImportError as exc:
+        raise MissingExtra("llama-cpp-python", "local") from exc
+    from rt4chart_plugins import models
+
+    path = models.locate(model, explicit_path)
+    if explicit_path or os.environ.get("RT4CHART_MODEL_PATH"):
+        name = f"llama.cpp:{path.name}:{path.stat().st_size}"
+    else:
+        name = f"llama.cpp:{model}:{models.MODELS[model].sha256[:12]}"
+    llm, lock = shared_llama(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=512, seed=seed, logits_all=False)
+    if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
+        raise JudgeError(f"{path.name}: only ChatML-templated instruct models are supported as judges")
+    return JudgeModel(
+        llm, lock, first_tokens(llm, prompts.READOUT_YES), first_tokens(llm, prompts.READOUT_NO), path, name
+    )
