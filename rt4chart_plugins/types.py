@@ -75,11 +75,32 @@ class Claim(BaseModel):
     sentence: str = ""  # that sentence's text, for a judge that reads a clause within its sentence
 
 
+class Signals(BaseModel):
+    """What the trained verifier's decision read besides its probabilities, so that an auditor
+    (and the benchmark) can see why it decided as it did."""
+
+    encoder: dict[Label, float]  # the cross-encoder's own softmax over (claim, premise)
+    coverage: float  # the share of the claim's content words its premise holds
+    missing: list[str] = Field(default_factory=list)  # numbers and names of the claim its premise lacks
+
+
+class RuleFinding(BaseModel):
+    """A deterministic check that decided a claim's label over the judge's: which family, what
+    kind of difference, the claim's words it is about and what the context says instead."""
+
+    rule: Literal["records", "contrast", "facts"]
+    kind: str  # "negation", "quantifier", …, "yes/no field", "opening hours", "number or name"
+    claim_says: str = ""  # the claim's words the finding is about
+    context_says: str | None = None  # the context sentence or record field it cites; None: nothing states it
+    judge_label: Label | None = None  # what the judge had said, when the rule changed it
+
+
 class Judgement(BaseModel):
     """What a judge said about one claim against one piece of context.
 
     ``probs`` carries label probabilities when the judge exposes them (the embedded judge reads
-    them off the logits); they feed AUC and thresholds in the benchmark.
+    them off the logits); they feed AUC and thresholds in the benchmark. ``signals``: what the
+    trained verifier's decision read.
     """
 
     claim_id: int
@@ -89,6 +110,10 @@ class Judgement(BaseModel):
     phrase: str | None = None  # the unsupported / contradicted phrase of the claim, if named
     reason: str | None = None
     probs: dict[Label, float] | None = None
+    signals: Signals | None = None
+    #: False when the verdict is its sentence's, read as a whole (the trained verifier judges a
+    #: clause within its sentence): a rule that flags a clause of that sentence flags it too
+    alone: bool = True
 
 
 class Evidence(BaseModel):
@@ -159,7 +184,10 @@ class ClaimVerdict(BaseModel):
     phrase_span: Span | None = None  # the unsupported phrase inside that sentence, when named
     evidence: list[Evidence] = Field(default_factory=list)
     reason: str | None = None
-    probs: dict[Label, float] | None = None
+    probs: dict[Label, float] | None = None  # they agree with the label, a rule's decision included
+    signals: Signals | None = None  # the trained verifier's inputs to its decision
+    rule: RuleFinding | None = None  # the deterministic check that decided the label, if one did
+    judged_alone: bool = True  # False: the judge gave it its sentence's verdict, read as a whole
     local: LocalVerdict | None = None
     global_checked: bool = False
     unsupported_facts: list[str] = Field(default_factory=list)  # numbers/names absent from C

@@ -20,6 +20,7 @@ from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import check_judge_options, make_judge
 from rt4chart_plugins.pipeline.aggregate import report_of
+from rt4chart_plugins.pipeline.readings import ContextReadings
 from rt4chart_plugins.pipeline.stages import run_stages
 from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.types import Report, VerifyInput
@@ -65,6 +66,7 @@ class Verifier(Detector):
             check_judge_options(judge, self._judge_kwargs)  # a misspelt judge option fails now, not at the first row
         self._judge: Judge | None = judge if isinstance(judge, Judge) else None
         self.concurrency = checked("concurrency", concurrency, AtLeastOne)
+        self._readings = ContextReadings()
 
     @property
     def name(self) -> str:
@@ -134,6 +136,13 @@ class Verifier(Detector):
 
     async def _verify(self, context: str | list[str], answer: str, question: str | None) -> Report:
         question = question.strip() or None if question else None
-        state = RunState(context=context, answer=answer, question=question, judge=self.judge, config=self.config)
+        state = RunState(
+            context=context,
+            answer=answer,
+            question=question,
+            judge=self.judge,
+            config=self.config,
+            readings=self._readings,
+        )
         await run_stages(state)
         return report_of(state)

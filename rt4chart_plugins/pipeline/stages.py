@@ -8,7 +8,6 @@ stage that makes judging impossible sets ``state.failed`` and the loop stops.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
@@ -16,28 +15,10 @@ from rt4chart_plugins.deadline import stage
 from rt4chart_plugins.pipeline.decompose import find_claims
 from rt4chart_plugins.pipeline.global_ import judge_globally
 from rt4chart_plugins.pipeline.local import judge_locally
-from rt4chart_plugins.pipeline.overrides import apply_rules
+from rt4chart_plugins.pipeline.rules import check_rules
 from rt4chart_plugins.pipeline.segment import read_texts
 from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.pipeline.verdicts import build_verdicts
-
-
-async def check_rules(state: RunState) -> None:
-    """The sixth stage: the deterministic rules, after the judge."""
-    if state.context_sentences:
-        cfg = state.config
-        await asyncio.to_thread(
-            apply_rules,
-            state.verdicts,
-            state.context,
-            state.context_sentences,
-            state.question,
-            state.notes,
-            answer_sentences=state.answer_sentences,
-            facts=cfg.fact_check,
-            records=cfg.record_checks,
-            contrasts=cfg.contrast_check,
-        )
 
 
 class Stage(NamedTuple):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.pipeline.readings import ContextReadings
 from rt4chart_plugins.types import (
     Claim,
     ClaimVerdict,
@@ -32,6 +33,8 @@ class RunState:
     question: str | None
     judge: Judge
     config: PipelineConfig
+    #: the rules' readings of recent contexts: the verifier's own, so a batch reads a shared context once
+    readings: ContextReadings = field(default_factory=ContextReadings)
     started: float = field(default_factory=time.perf_counter)
     cost: Cost = field(default_factory=Cost)
     notes: list[str] = field(default_factory=list)

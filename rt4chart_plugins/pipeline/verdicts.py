@@ -54,7 +54,7 @@ def claim_verdict(
                 Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120])
             )
     evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
-    reason = judgement.reason or default_reason(judgement)
+    reason = judgement.reason or reason_in_words(judgement, evidence, phrase_span)
     label = judgement.label
     if label == Label.ENT and not evidence:
         # "supported" is a claim about C: with no sentence of C to show for it (every id the
@@ -79,6 +79,8 @@ def claim_verdict(
         evidence=evidence,
         reason=reason,
         probs=judgement.probs,
+        signals=judgement.signals,
+        judged_alone=judgement.alone,
         local=local,
         global_checked=global_checked and local is not None,
     )
@@ -95,13 +97,20 @@ def claim_span(claim: Claim, sentence: Sentence | None) -> Span | None:
     return Span(start=sentence.start + at, end=sentence.start + at + len(claim.text), text=claim.text)
 
 
-def default_reason(j: Judgement) -> str:
-    conf = f" (p={j.probs[j.label]:.2f})" if j.probs else ""
-    if j.label == Label.NIC:
-        return f"no context sentence states this{conf}"
-    where = ", ".join(str(i) for i in j.evidence) or "none cited"
-    verb = "supported" if j.label == Label.ENT else "contradicted"
-    return f"{verb} by context sentence(s) {where}{conf}"
+def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None) -> str:
+    """A reason a person reads, for a judge that wrote none (the trained verifier): the sentence
+    the context says, or what nothing in it mentions. The numbers behind the verdict are in the
+    claim's ``probs`` and ``signals``."""
+    said = f"\u201c{evidence[0].text.strip()}\u201d" if evidence else None
+    if j.label == Label.ENT:
+        return f"The context says {said}." if said else "Supported by the context."
+    if j.label == Label.CON:
+        return f"The context says {said}; the claim says otherwise." if said else "The context says otherwise."
+    missing = j.signals.missing if j.signals else []
+    words = [phrase.text] if phrase else missing
+    if words:
+        return "Nothing in the context mentions " + " or ".join(f"\u201c{w.strip()}\u201d" for w in words) + "."
+    return "Nothing in the context states this."
 
 
 async def build_verdicts(state: RunState) -> None:

@@ -1,8 +1,21 @@
 """Deterministic checks that need no model, below both the judges and the pipeline stages.
 
-``text`` holds the word-level helpers every rule and the trained judge share; ``facts`` finds the
-numbers and names of a claim that the context lacks; ``contrast`` finds a claim that reuses a
-context sentence's words with another negation, quantifier, modality, direction or roles; ``records`` reads structured (JSON) records:
-yes/no fields, opening hours and region codes. The record rules were written for business records
-of the kind RAGTruth's Data2txt task has; ``PipelineConfig(record_checks=False)`` turns them off.
+Each family reads a context once and checks claims against that reading through one interface
+(:mod:`.finding`): ``records`` reads structured (JSON) records (yes/no fields, opening hours,
+region codes; written for business records of the kind RAGTruth's Data2txt task has);
+``contrast`` finds a claim that reuses a context sentence's words with another negation,
+quantifier, modality, direction, roles or amount; ``facts`` finds the numbers and names of a
+claim that the context lacks. ``text`` and ``clauses`` hold the word-level helpers they share.
+The pipeline runs them after the judge in the order of :data:`RULES`; the first finding decides.
 """
+
+from rt4chart_plugins.rules.contrast import ContrastRule
+from rt4chart_plugins.rules.facts import FactRule
+from rt4chart_plugins.rules.finding import Finding, Reading, Rule
+from rt4chart_plugins.rules.records import RecordRule
+
+#: the families in the order they decide: a record field is the surest reading, a confirmed
+#: record stops the rest; a contrast says what the context says instead; a missing fact last
+RULES: tuple[Rule, ...] = (RecordRule(), ContrastRule(), FactRule())
+
+__all__ = ["RULES", "Finding", "Reading", "Rule"]

@@ -10,11 +10,14 @@ meets "1000" and "five" meets "5".
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 
+from rt4chart_plugins.rules.finding import Finding, quoted
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, AmountIndex, quantities
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_markers
+from rt4chart_plugins.types import Label
 
 _WORD_NUMBERS = {
     **CARDINALS,
@@ -155,6 +158,34 @@ class KnownFacts:
             if n not in self.lowered and n not in spelled and not _plural_of_known(n, self.lowered)
         )
         return missing
+
+    def check(self, claim: str) -> Finding | None:
+        """:class:`Finding` protocol: NIC naming the claim's numbers and names the source lacks."""
+        missing = self.missing(claim)
+        if not missing:
+            return None
+        said = " or ".join(quoted(m) for m in missing)
+        return Finding(
+            "facts",
+            "number or name",
+            Label.NIC,
+            (),
+            f"Nothing in the context mentions {said}.",
+            claim_says=", ".join(missing),
+            missing=tuple(missing),
+        )
+
+
+class FactRule:
+    """The fact check as a :class:`~rt4chart_plugins.rules.finding.Rule`. It only questions a
+    claim the judge found supported: a judge that already flagged it has its own reason."""
+
+    name = "facts"
+    overrules = frozenset({Label.ENT})
+    by_sentence = False
+
+    def read(self, units: Sequence[str], context: str, question: str | None) -> KnownFacts:
+        return KnownFacts(context, question)
 
 
 def unsupported_facts(claim: str, context: str, question: str | None = None) -> list[str]:

@@ -19,8 +19,6 @@ import statistics
 import time
 
 from rt4chart_plugins import Verifier
-from rt4chart_plugins.judges.trained.judge import forget_scores
-from rt4chart_plugins.rules.shared import forget_contexts
 from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 
 
@@ -33,18 +31,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--window-overlap", type=int, default=10)
     args = parser.parse_args(argv)
     rows = [r.verify_input() for r in load_ragtruth(resolve_data_dir(args.data_dir), "test-150", limit=args.limit)]
-    verifier = Verifier(**({"window_size": args.window_size, "window_overlap": args.window_overlap}
-                           if args.window_size else {}))
+    options = {"window_size": args.window_size, "window_overlap": args.window_overlap} if args.window_size else {}
+
+    def cold() -> Verifier:
+        """A verifier that has read no context and a judge that remembers no pair (the model stays loaded)."""
+        verifier = Verifier(**options)
+        verifier.judge.forget_scores()
+        return verifier
+
+    verifier = cold()
     verifier.verify(**{k: rows[0][k] for k in ("context", "answer", "question")})  # load the model
+    verifier = cold()
     seconds = []
-    forget_scores()
-    forget_contexts()
     for row in rows:
         start = time.perf_counter()
         verifier.verify(context=row["context"], answer=row["answer"], question=row["question"])
         seconds.append(time.perf_counter() - start)
-    forget_scores()
-    forget_contexts()
+    verifier = cold()
     start = time.perf_counter()
     reports = verifier.verify_many(rows, concurrency=args.concurrency)
     batch = time.perf_counter() - start

@@ -36,8 +36,8 @@ them must show it. A weakening ("some" where the context says "all") is not a co
 lists are closed-class English words and common antonym pairs, never the words of one example.
 """
 
-from rt4chart_plugins.rules.contrast.align import Contrasts, contrasts_of
+from rt4chart_plugins.rules.contrast.align import ContrastRule, Contrasts
 from rt4chart_plugins.rules.contrast.checks import Contrast
 from rt4chart_plugins.rules.contrast.reading import tokens
 
-__all__ = ["Contrast", "Contrasts", "contrasts_of", "tokens"]
+__all__ = ["Contrast", "ContrastRule", "Contrasts", "tokens"]

@@ -12,8 +12,9 @@ from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation,
 from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
+from rt4chart_plugins.rules.finding import Finding, quoted
 from rt4chart_plugins.rules.quantities import AmountIndex, Quantity, comparable, quantities
-from rt4chart_plugins.rules.shared import PerContext
+from rt4chart_plugins.types import Label
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class _Amounts:
 
 class Contrasts:
     """Every sentence of one context, split into clauses, ready to be compared with claims; what
-    it found for a claim is kept, since the judge and the pipeline's rules ask about the same claims."""
+    it found for a claim is kept, since a clause and its sentence often ask about the same words."""
 
     def __init__(self, units: Sequence[str]):
         self._units = list(units)
@@ -117,6 +118,29 @@ class Contrasts:
             found = found or next((r for c in candidates if (r := check(claim, c))), None)
         return found or state(claim, sentence) or self._quantity(claim, sentence)
 
+    def check(self, claim: str) -> Finding | None:
+        """:class:`Finding` protocol: CON citing the context sentence the claim contrasts with,
+        the reason quoting that sentence and the claim's words it says otherwise."""
+        found = self.find(claim)
+        if found is None:
+            return None
+        sentence = self._units[found.unit]
+        if found.kind == "roles":
+            reason = f"The context says {quoted(sentence)}: who did what to whom is the other way round."
+        else:
+            reason = f"The context says {quoted(sentence)}, not {quoted(found.at)}."
+        return Finding(
+            "contrast", found.kind, Label.CON, (found.unit,), reason, claim_says=found.at, context_says=sentence
+        )
 
-#: the contrasts of a context, read once for the judge and the pipeline's rules (:mod:`..shared`)
-contrasts_of: PerContext[Contrasts] = PerContext(Contrasts)
+
+class ContrastRule:
+    """The contrast check as a :class:`~rt4chart_plugins.rules.finding.Rule`: it decides any
+    label, since the words are the context's and the meaning is not."""
+
+    name = "contrast"
+    overrules = frozenset(Label)
+    by_sentence = True
+
+    def read(self, units: Sequence[str], context: str, question: str | None) -> Contrasts:
+        return Contrasts(units)

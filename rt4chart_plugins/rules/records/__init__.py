@@ -8,6 +8,6 @@ them, is ENT. They never fire on plain-text contexts, and ``record_checks=False`
 for JSON contexts of another kind.
 """
 
-from rt4chart_plugins.rules.records.checks import RecordChecks, records_of
+from rt4chart_plugins.rules.records.checks import RecordChecks, RecordRule
 
-__all__ = ["RecordChecks", "records_of"]
+__all__ = ["RecordChecks", "RecordRule"]

@@ -1,24 +1,24 @@
 """The checks of a structured record, together: yes/no fields (:mod:`.fields`) and opening hours
 (:mod:`.hours`).
 
-The trained judge and the pipeline's fact check both apply them, and must combine them the same
-way: a contradiction by either rule makes the claim CON, whatever confirms it; otherwise a
-sentence of nothing but hours, or of nothing but yes/no attributes, each as the record has it,
-is confirmed.
+A contradiction by either makes the claim CON, whatever confirms it; otherwise a sentence of
+nothing but hours, or of nothing but yes/no attributes, each as the record has it, is confirmed
+(ENT): on generated records such sentences were faithful every time (docs/design.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rt4chart_plugins.rules.finding import Finding
 from rt4chart_plugins.rules.records.fields import RecordField, YesNoFields
 from rt4chart_plugins.rules.records.hours import OpeningHours
-from rt4chart_plugins.rules.shared import PerContext
+from rt4chart_plugins.types import Label
 
 
 class RecordChecks:
     """The yes/no fields and the opening hours of one context, read once; what they say of a
-    claim is kept, since the judge and the pipeline's rules ask about the same claims."""
+    claim is kept, since a clause and its sentence often ask about the same words."""
 
     def __init__(self, units: Sequence[str]):
         self.fields, self.hours = YesNoFields(units), OpeningHours(units)
@@ -38,6 +38,29 @@ class RecordChecks:
             return contradicted, None
         return contradicted, self.hours.confirmed(claim) or self.fields.confirmed(claim)
 
+    def check(self, claim: str) -> Finding | None:
+        """:class:`Finding` protocol: CON citing the fields the claim states otherwise, ENT citing
+        those that confirm it, else None."""
+        contradicted, confirmed = self.read(claim)
+        fields = contradicted or confirmed
+        if not fields:
+            return None
+        said = ", ".join(map(str, fields))
+        kind = "opening hours" if all(f.path.startswith("hours.") for f in fields) else "yes/no field"
+        units = tuple(dict.fromkeys(f.unit for f in fields))
+        if contradicted:
+            reason = f"The record says {said}; the claim says otherwise."
+            return Finding("records", kind, Label.CON, units, reason, context_says=said)
+        return Finding("records", kind, Label.ENT, units, f"The record says {said}.", context_says=said)
 
-#: the record checks of a context, read once for the judge and the pipeline's rules (:mod:`..shared`)
-records_of: PerContext[RecordChecks] = PerContext(RecordChecks)
+
+class RecordRule:
+    """The record checks as a :class:`~rt4chart_plugins.rules.finding.Rule`: they decide any
+    label, since a field is unambiguous where the judge reads a record as prose."""
+
+    name = "records"
+    overrules = frozenset(Label)
+    by_sentence = True
+
+    def read(self, units: Sequence[str], context: str, question: str | None) -> RecordChecks:
+        return RecordChecks(units)

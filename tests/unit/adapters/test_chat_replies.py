@@ -53,11 +53,20 @@ def test_a_con_that_cites_nothing_gets_the_sentence_sharing_its_words():
     judge = Canned([json.dumps({"verdicts": [
         verdict(0, "CON", [], "The context states that the free trial lasts 14 days."),
         verdict(1, "ENT", ["S1"])]})])
-    report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
+    # the contrast check off: it would cite the sentence itself (below), hiding the back-fill
+    report = Verifier(judge, **OPTIONS, contrast_check=False).verify(context=CONTEXT, answer=ANSWER)
     con, ent = report.claims
     assert con.label.value == "CON" and [e.sentence_id for e in con.evidence] == [0]
     assert con.evidence[0].text == CONTEXT[0] and "the judge cited no sentence" in con.reason
     assert [e.sentence_id for e in ent.evidence] == [1]  # "S1" read as sentence 1
+
+
+def test_the_rules_run_after_a_chat_judge_and_say_what_the_context_says_instead():
+    judge = Canned([json.dumps({"verdicts": [verdict(0, "CON", [], "r"), verdict(1, "ENT", [1])]})])
+    con, _ = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER).claims
+    assert con.label.value == "CON" and [e.sentence_id for e in con.evidence] == [0]
+    assert con.rule is not None and con.rule.rule == "contrast" and con.rule.judge_label is None
+    assert con.reason == "The context says \u201cThe free trial lasts 14 days.\u201d, not \u201c30 days\u201d."
 
 
 def test_a_nic_keeps_no_evidence_and_unrelated_words_cite_nothing():

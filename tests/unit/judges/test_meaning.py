@@ -81,7 +81,7 @@ def test_the_policy_example_is_read_for_what_it_says():
         assert first.label == Label.CON, first.reason
         assert [e.text for e in first.evidence] == [
             "Only new users whose identity has been verified are eligible for the trial."]
-        assert "the context says" in first.reason  # what it states instead, in words
+        assert "The context says" in first.reason  # what it states instead, in words
         assert "all users" in answer[first.answer_span.start:first.answer_span.end]
         assert no_check.label == Label.CON and no_check.answer_span.text == "and no verification is needed"
         assert lasts.label == extend.label == Label.ENT, (lasts.reason, extend.reason)

@@ -1,0 +1,169 @@
+"""The rule stage: the deterministic checks, once, after the judge, whatever the judge.
+
+Each enabled family (:data:`rt4chart_plugins.rules.RULES`, switched by the pipeline options
+``record_checks``, ``contrast_check`` and ``fact_check``) reads the context once; every judged
+claim is checked against the readings in order, and the first finding decides its label, its
+evidence and its reason. The claim keeps what the judge said in ``rule.judge_label``, and its
+probabilities are moved to agree with the rule. Each family's changes are counted in the notes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from rt4chart_plugins.config import PipelineConfig
+from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.pipeline.evidence import anchor_phrase
+from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.rules import RULES, Finding, Reading, Rule
+from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
+from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, RuleFinding, Sentence, Span
+
+#: a claim a rule contradicts or finds baseless keeps at most this P(ENT); one a record confirms
+#: at least :data:`CONFIRMED_SUPPORT`
+OVERRULED_SUPPORT = 0.05
+CONFIRMED_SUPPORT = 0.9
+#: what each family's note says it did, by the label it set
+NOTES = {
+    ("records", Label.CON): "field check: {n} claim(s) say the opposite of a yes/no field or give other opening hours; "
+    "set to CON",
+    ("records", Label.ENT): "record check: {n} claim(s) state only hours or yes/no attributes as the record has them; "
+    "set to ENT",
+    ("contrast", Label.CON): "contrast check: {n} claim(s) reuse a context sentence's words with another negation, "
+    "quantifier, modality, direction, roles or amount; set to CON",
+    ("facts", Label.NIC): "fact check: {n} claim(s) judged ENT state numbers or names absent from the context; "
+    "set to NIC",
+}
+
+
+def enabled_rules(config: PipelineConfig) -> list[Rule]:
+    switch = {"records": config.record_checks, "contrast": config.contrast_check, "facts": config.fact_check}
+    return [rule for rule in RULES if switch[rule.name]]
+
+
+def apply_rules(
+    verdicts: list[ClaimVerdict],
+    rules: list[tuple[Rule, Reading]],
+    units: list[Sentence],
+    answer_sentences: list[Sentence],
+    notes: list[str],
+) -> None:
+    """Each judged claim, checked by every rule in order; the first finding decides. A claim that
+    is a clause of its answer sentence is also checked through the sentence: a sentence-level
+    finding goes to the clause that holds its words, or to every clause of the sentence when none
+    holds them alone; and a clause whose verdict was its sentence's, read as a whole, is
+    contradicted with the sentence when a rule contradicts another clause of it."""
+    sentence_of = {s.id: s.text for s in answer_sentences}
+    clauses_of: dict[int, list[ClaimVerdict]] = {}
+    for v in verdicts:
+        clauses_of.setdefault(v.sentence_id, []).append(v)
+    by_sentence: dict[tuple[str, int], Finding | None] = {}
+    changed: dict[tuple[str, Label], int] = {}
+    flagged: dict[int, tuple[str, Finding]] = {}  # answer sentence → the first rule that contradicted a claim of it
+    for v in verdicts:
+        checkpoint()
+        if v.label is None:
+            continue
+        for rule, reading in rules:
+            if v.label not in rule.overrules:
+                continue
+            found = reading.check(v.text)
+            sentence = sentence_of.get(v.sentence_id, v.text)
+            if found is None and rule.by_sentence and sentence != v.text:
+                key = (rule.name, v.sentence_id)
+                if key not in by_sentence:
+                    by_sentence[key] = reading.check(sentence)
+                found = by_sentence[key]
+                if found and found.claim_says:
+                    holding = [c for c in clauses_of[v.sentence_id] if holds_words(c.text, found.claim_says)]
+                    found = found if not holding or v in holding else None
+            if found:
+                if found.label != v.label:
+                    changed[(rule.name, found.label)] = changed.get((rule.name, found.label), 0) + 1
+                decide(v, found, units)
+                if found.label == Label.CON:
+                    flagged.setdefault(v.sentence_id, (rule.name, found))
+                break
+    # a clause whose verdict is its sentence's, read as a whole, takes the sentence's new verdict
+    # when a rule contradicts another clause of it: the sentence as a whole was wrong
+    for sentence_id, (rule_name, found) in flagged.items():
+        for v in clauses_of[sentence_id]:
+            if v.label != Label.CON and v.label is not None and not v.judged_alone and v.rule is None:
+                changed[(rule_name, Label.CON)] = changed.get((rule_name, Label.CON), 0) + 1
+                decide(
+                    v,
+                    replace(
+                        found, claim_says="", reason=f"Its sentence, read as a whole, is contradicted. {found.reason}"
+                    ),
+                    units,
+                )
+    for (rule_name, label), n in changed.items():
+        notes.append(NOTES[(rule_name, label)].format(n=n))
+
+
+def decide(v: ClaimVerdict, found: Finding, units: list[Sentence]) -> None:
+    """The finding becomes the claim's verdict: its label, evidence and reason; the phrase is where
+    the words it is about stand; the probabilities move to agree with it."""
+    judge_label = v.label if v.label != found.label else None
+    v.rule = RuleFinding(
+        rule=found.rule,
+        kind=found.kind,
+        claim_says=found.claim_says,
+        context_says=found.context_says,
+        judge_label=judge_label,
+    )
+    v.label = found.label
+    v.evidence = [Evidence.of(units[i]) for i in found.units if 0 <= i < len(units)]
+    v.reason = found.reason
+    v.unsupported_facts = list(found.missing)
+    if found.label == Label.ENT:
+        v.phrase_span = None
+    else:
+        # the reason quotes the claim's words, so the mark is their clause; else the judge's own
+        # mark; else the whole claim (RAGTruth's gold spans are clauses: a word alone, or a stretch
+        # of words the evidence lacks, marks less than a person would)
+        v.phrase_span = clause_holding(v.answer_span, found.claim_says) or v.phrase_span
+    if v.probs:
+        v.probs = agreeing(v.probs, found.label)
+
+
+def agreeing(probs: dict[Label, float], label: Label) -> dict[Label, float]:
+    """``probs`` moved as little as needed to agree with a rule's label: a contradicted or
+    baseless claim keeps at most :data:`OVERRULED_SUPPORT`, the rest on the rule's label; a
+    confirmed one at least :data:`CONFIRMED_SUPPORT`, the rest shared as before."""
+    p_ent = probs.get(Label.ENT, 0.0)
+    if label == Label.ENT:
+        rest = {k: v for k, v in probs.items() if k != Label.ENT}
+        total = sum(rest.values())
+        p_ent = max(p_ent, CONFIRMED_SUPPORT)
+        if not total:
+            return {Label.ENT: p_ent, Label.CON: 0.0, Label.NIC: 1 - p_ent}
+        return {Label.ENT: p_ent, **{k: (1 - p_ent) * v / total for k, v in rest.items()}}
+    p_ent = min(p_ent, OVERRULED_SUPPORT)
+    other = Label.NIC if label == Label.CON else Label.CON
+    return {Label.ENT: p_ent, label: 1 - p_ent, other: 0.0}
+
+
+def clause_holding(sentence: Span | None, words: str) -> Span | None:
+    """The clause of a claim's answer sentence that holds a finding's words, as its phrase: the
+    reason quotes them, so the mark must be where they are. None (the whole claim is the mark)
+    when the claim is one clause, or its words are not in one of its clauses."""
+    if sentence is None:
+        return None
+    return anchor_phrase(clause_with(sentence.text, clause_spans(sentence.text), words), sentence)
+
+
+async def check_rules(state: RunState) -> None:
+    """The sixth stage: the deterministic rules, after the judge."""
+    rules = enabled_rules(state.config)
+    if not (state.context_sentences and rules and state.verdicts):
+        return
+    units = [s.text for s in state.context_sentences]
+    context = state.context if isinstance(state.context, str) else "\n".join(state.context)
+
+    def run() -> None:
+        readings = [(rule, state.readings.get(rule, units, context, state.question)) for rule in rules]
+        apply_rules(state.verdicts, readings, state.context_sentences, state.answer_sentences, state.notes)
+
+    await asyncio.to_thread(run)
