@@ -10,12 +10,12 @@ has no partner: a claim the new run added, or one it dropped.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
+from rt4chart_plugins.rules.words import words
 from rt4chart_plugins.types import ClaimVerdict
 
 #: below this share of common words two claims are different claims, whatever their place
@@ -23,7 +23,6 @@ MIN_WORDING = 0.5
 #: claims without text (a bench record keeps offsets only) pair by place alone, from this overlap
 MIN_PLACE = 0.5
 
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -38,10 +37,6 @@ class Pair:
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
 
 
 def _where(c: ClaimVerdict, length: int) -> tuple[float, float] | None:
@@ -71,7 +66,7 @@ def _place(b: ClaimVerdict, a: ClaimVerdict, len_b: int, len_a: int) -> float:
 
 def similarity(b: ClaimVerdict, a: ClaimVerdict, len_b: int, len_a: int) -> float | None:
     """How alike two claims are (0 to 1), or None when they are too unlike to be one claim."""
-    wb, wa = _words(b.text), _words(a.text)
+    wb, wa = words(b.text), words(a.text)
     place = _place(b, a, len_b, len_a)
     if not wb and not wa:
         return place if place >= MIN_PLACE else None

@@ -1,4 +1,5 @@
-"""Word-level helpers that every rule and the judges share, defined once.
+"""Text helpers that every rule and the judges share, defined once: number words, clock times,
+field names, list markers and text no encoder accepts (the words themselves: :mod:`.words`).
 
 They are deliberately simple (regular expressions over English text): they serve to compare a
 claim's words with a context's, not to parse either.
@@ -7,15 +8,6 @@ claim's words with a context's, not to parse either.
 from __future__ import annotations
 
 import re
-
-#: function words that say nothing about what a sentence claims
-STOPWORDS = frozenset(
-    "a an the and or but if of to in on at by for from with as is are was were be been being it its "
-    "this that these those there their they them he she his her him we our you your i me my not no "
-    "do does did has have had will would can could should may might must also which who whom what "
-    "when where why how than then so such about into over after before during while up out all any "
-    "both each other some more most very just only own same too s t".split()
-)
 
 #: number words and their values, as both the number check and the amount reader read them
 CARDINALS = {

@@ -8,16 +8,12 @@ is asked again by the judge), so one bad item never costs the others their verdi
 
 from __future__ import annotations
 
-import re
-
 from pydantic import ValidationError
 
 from rt4chart_plugins.judges.base import label_from_text
 from rt4chart_plugins.judges.chat.replies import INT
-from rt4chart_plugins.rules.text import STOPWORDS
+from rt4chart_plugins.rules.words import content_words
 from rt4chart_plugins.types import Claim, Judgement, Sentence
-
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def claims_of(data: object, sentences: list[Sentence], holistic: bool) -> list[tuple[int, str]] | None:
@@ -86,8 +82,8 @@ def with_evidence(judgement: Judgement, claims: list[Claim], sentences: list[Sen
     claim = next((c for c in claims if c.id == judgement.claim_id), None)
     if claim is None:
         return judgement
-    words = _content_words(claim.text)
-    scored = [(len(words & _content_words(s.text)), -s.id) for s in sentences]
+    words = content_words(claim.text)
+    scored = [(len(words & content_words(s.text)), -s.id) for s in sentences]
     best = max(scored, default=(0, 0))
     if best[0] < 2:
         return judgement
@@ -109,10 +105,6 @@ def _as_int(value: object) -> int | None:
         found = INT.findall(value)
         return int(found[0]) if len(found) == 1 else None
     return None
-
-
-def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
 def _nearest_sentence(text: str, sentences: list[Sentence]) -> int:

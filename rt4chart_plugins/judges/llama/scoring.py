@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from rt4chart_plugins.rules.text import STOPWORDS
+from rt4chart_plugins.rules.words import content_words, words
 from rt4chart_plugins.types import Judgement, Label, Sentence
 
 
@@ -80,12 +80,9 @@ def quoted(answer: str) -> str | None:
     return (m.group(1) if m else answer).strip() or None
 
 
-_TOKEN = re.compile(r"\w+", re.UNICODE)
-
-
 def _stems(text: str) -> set[str]:
     """Content words cut to 5 characters: 'verification' and 'verified' meet, cheaply."""
-    return {t[:5] for t in (m.group().lower() for m in _TOKEN.finditer(text)) if t not in STOPWORDS and len(t) > 1}
+    return {w[:5] for w in content_words(text) if len(w) > 1}
 
 
 def closest_sentences(claim: str, sentences: list[Sentence], k: int = 2) -> list[Sentence]:
@@ -112,11 +109,11 @@ def claim_lines(text: str, source: str) -> list[str]:
         if not line.startswith("- "):
             continue
         claim = re.sub(r"\s+-\s*none\.?$", "", line[2:].strip(), flags=re.IGNORECASE).strip()
-        key = " ".join(_TOKEN.findall(claim.lower()))
-        words = _stems(claim)
-        if len(key.split()) < 3 or key in seen or len(words & allowed) < 0.6 * len(words):
+        key = " ".join(words(claim))
+        stems = _stems(claim)
+        if len(key.split()) < 3 or key in seen or len(stems & allowed) < 0.6 * len(stems):
             continue
         seen.add(key)
         out.append(claim)
-    keys = [" ".join(_TOKEN.findall(c.lower())) for c in out]  # a claim cut short by another: drop it
+    keys = [" ".join(words(c)) for c in out]  # a claim cut short by another: drop it
     return [c for c, k in zip(out, keys) if not any(o != k and o.startswith(k) for o in keys)]

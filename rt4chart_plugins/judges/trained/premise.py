@@ -19,9 +19,10 @@ import numpy as np
 
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.records.regions import spell_codes
-from rt4chart_plugins.rules.text import CLOCK_12H, STOPWORDS, hour_24, split_camel
+from rt4chart_plugins.rules.text import CLOCK_12H, hour_24, split_camel
+from rt4chart_plugins.rules.words import STOPWORDS
+from rt4chart_plugins.rules.words import words as all_words
 
-_WORD = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
 QUESTION_WEIGHT = 0.3
 
 
@@ -41,7 +42,7 @@ def words(text: str) -> list[str]:
     checkpoint()  # read for every sentence of a context: where reading a long one is stopped
     text = _CLOCK_ZERO.sub(lambda m: m.group(1), CLOCK_12H.sub(_clock, split_camel(spell_codes(text))))
     out = []
-    for w in _WORD.findall(text.lower()):
+    for w in all_words(text, numbers=True):
         if w in STOPWORDS:
             continue
         if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and not w[0].isdigit():

@@ -4,12 +4,8 @@ or a modal bears on, and what a clause is about (its subject)."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
-import snowballstemmer
 
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.contrast.lexicon import (
@@ -23,11 +19,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     PRONOUNS,
     SCOPE,
 )
-from rt4chart_plugins.rules.text import STOPWORDS
-
-#: a Snowball stemmer keeps the word it is working on in itself, so each thread gets its own (the
-#: trained judge verifies windows in worker threads; one shared stemmer raised IndexError)
-STEMMERS = threading.local()
+from rt4chart_plugins.rules.words import STOPWORDS, stem
 
 TOKEN = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:[.,:]\d+)*%?|[,;]")
 #: where a sentence divides into clauses; "and" alone joins noun phrases too often to cut at it
@@ -56,20 +48,6 @@ def tokens(text: str) -> list[str]:
         else:
             out.append(t)
     return out
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """The Snowball (Porter 2) stem: "approved" meets "approve", "refunds" meets "refunded".
-
-    Porter 2 leaves a verb in -ify and its noun in -ification apart ("verifi" / "verif",
-    "classifi" / "classif"); the noun is how a claim often negates what its context states with
-    the verb ("no verification is needed" / "has been verified"), so the two are made to meet."""
-    stemmer = getattr(STEMMERS, "english", None)
-    if stemmer is None:
-        stemmer = STEMMERS.english = snowballstemmer.stemmer("english")
-    out = stemmer.stemWord(word.lower())
-    return out[:-1] if out.endswith("ifi") else out  # -ify, -ified, -ifies → the stem of -ification
 
 
 def is_content(token: str) -> bool:

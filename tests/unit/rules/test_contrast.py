@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rt4chart_plugins.rules.contrast import reading
-from rt4chart_plugins.rules.contrast import Contrasts
+from rt4chart_plugins.rules.contrast import Contrasts, reading
+from rt4chart_plugins.rules.words import stem
 
 CAUGHT = [
     # (kind, context sentences, claim)
@@ -123,8 +123,8 @@ def test_a_contrast_names_the_claims_own_words_it_is_about():
 
 
 def test_a_verb_in_ify_and_its_noun_share_a_stem():
-    assert {reading.stem(w) for w in ("verify", "verified", "verifies", "verification")} == {reading.stem("verify")}
-    assert reading.stem("classified") == reading.stem("classification") != reading.stem("class")
+    assert {stem(w) for w in ("verify", "verified", "verifies", "verification")} == {stem("verify")}
+    assert stem("classified") == stem("classification") != stem("class")
 
 
 def test_an_empty_context_or_claim_finds_nothing():
@@ -136,8 +136,8 @@ def test_an_empty_context_or_claim_finds_nothing():
 def test_threads_comparing_at_once_get_what_one_thread_gets():
     """The trained judge verifies windows in worker threads; the stemmer keeps state, so each
     thread must have its own (a shared one raised IndexError on RAGTruth rows)."""
-    from concurrent.futures import ThreadPoolExecutor
     import random
+    from concurrent.futures import ThreadPoolExecutor
 
     rng = random.Random(7)
     letters = "abcdefghijklmnopqrstuvwxyz"
