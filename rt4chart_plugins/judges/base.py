@@ -69,6 +69,17 @@ class Judge(ABC):
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         """Label every claim of the request ENT / CON / NIC with evidence sentence ids."""
 
+    async def support_alone(
+        self, clauses: list[str], sentences: list[Sentence], question: str | None, *, cost: Cost
+    ) -> list[float] | None:
+        """How far each clause, judged alone against ``sentences``, is above (positive) or below
+        (negative) the support this judge asks of a clause. Asked by the rule stage of the clauses
+        that took their sentence's verdict (``Judgement.alone`` False) when a rule contradicts
+        their sentence: the sentence as a whole was misjudged, and only the clauses that hold
+        alone keep their support. None: this judge cannot say (it judges every claim alone, so it
+        is never asked)."""
+        return None
+
     def context_budget(self) -> int:
         """How many tokens of context sentences one request may carry."""
         return 6000

@@ -10,7 +10,8 @@ probabilities are moved to agree with the rule. Each family's changes are counte
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from collections import Counter
+from dataclasses import dataclass, replace
 
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.deadline import checkpoint
@@ -18,6 +19,7 @@ from rt4chart_plugins.pipeline.evidence import anchor_phrase
 from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.rules import RULES, Finding, Reading, Rule
 from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
+from rt4chart_plugins.rules.finding import RuleName
 from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, RuleFinding, Sentence, Span
 
 #: a claim a rule contradicts or finds baseless keeps at most this P(ENT); one a record confirms
@@ -42,25 +44,38 @@ def enabled_rules(config: PipelineConfig) -> list[Rule]:
     return [rule for rule in RULES if switch[rule.name]]
 
 
+@dataclass
+class Doubt:
+    """Clauses that took their sentence's verdict, read as a whole, when a rule contradicts the
+    sentence: the sentence as a whole was misjudged, so their support is in doubt until the judge
+    reads each alone (:func:`settle`). ``whole``: the finding is about the sentence, no clause holding
+    its words, so when every clause holds alone and no other clause of it is contradicted, the
+    weakest is."""
+
+    clauses: list[ClaimVerdict]
+    finding: Finding
+    whole: bool
+    answered: bool = False  # another clause of the sentence is contradicted already
+
+
 def apply_rules(
     verdicts: list[ClaimVerdict],
     rules: list[tuple[Rule, Reading]],
     units: list[Sentence],
     answer_sentences: list[Sentence],
-    notes: list[str],
-) -> None:
+    changed: Counter[tuple[RuleName, Label]],
+) -> list[Doubt]:
     """Each judged claim, checked by every rule in order; the first finding decides. A claim that
     is a clause of its answer sentence is also checked through the sentence: a sentence-level
-    finding goes to the clause that holds its words, or to every clause of the sentence when none
-    holds them alone; and a clause whose verdict was its sentence's, read as a whole, is
-    contradicted with the sentence when a rule contradicts another clause of it."""
+    finding goes to the clause that holds its words. The other clauses of a sentence a rule
+    contradicts, if they took the sentence's verdict, are returned as in doubt; so are all of
+    them when no clause holds the finding's words (a clause judged alone takes the finding)."""
     sentence_of = {s.id: s.text for s in answer_sentences}
     clauses_of: dict[int, list[ClaimVerdict]] = {}
     for v in verdicts:
         clauses_of.setdefault(v.sentence_id, []).append(v)
     by_sentence: dict[tuple[str, int], Finding | None] = {}
-    changed: dict[tuple[str, Label], int] = {}
-    flagged: dict[int, tuple[str, Finding]] = {}  # answer sentence → the first rule that contradicted a claim of it
+    doubts: dict[int, Doubt] = {}  # answer sentence → its clauses in doubt
     for v in verdicts:
         checkpoint()
         if v.label is None:
@@ -70,34 +85,68 @@ def apply_rules(
                 continue
             found = reading.check(v.text)
             sentence = sentence_of.get(v.sentence_id, v.text)
+            whole = False
             if found is None and rule.by_sentence and sentence != v.text:
                 key = (rule.name, v.sentence_id)
                 if key not in by_sentence:
                     by_sentence[key] = reading.check(sentence)
                 found = by_sentence[key]
-                if found and found.claim_says:
-                    holding = [c for c in clauses_of[v.sentence_id] if holds_words(c.text, found.claim_says)]
-                    found = found if not holding or v in holding else None
-            if found:
-                if found.label != v.label:
-                    changed[(rule.name, found.label)] = changed.get((rule.name, found.label), 0) + 1
-                decide(v, found, units)
-                if found.label == Label.CON:
-                    flagged.setdefault(v.sentence_id, (rule.name, found))
+                holding = [c for c in clauses_of[v.sentence_id] if found and holds_words(c.text, found.claim_says)]
+                whole = found is not None and not (found.claim_says and holding)
+                found = found if whole or v in holding else None
+            if found is None:
+                continue
+            if whole and found.label == Label.CON and not v.judged_alone:
+                doubts.setdefault(v.sentence_id, Doubt([], found, whole=True)).clauses.append(v)
                 break
-    # a clause whose verdict is its sentence's, read as a whole, takes the sentence's new verdict
-    # when a rule contradicts another clause of it: the sentence as a whole was wrong
-    for sentence_id, (rule_name, found) in flagged.items():
-        for v in clauses_of[sentence_id]:
-            if v.label != Label.CON and v.label is not None and not v.judged_alone and v.rule is None:
-                changed[(rule_name, Label.CON)] = changed.get((rule_name, Label.CON), 0) + 1
-                decide(
-                    v,
-                    replace(
-                        found, claim_says="", reason=f"Its sentence, read as a whole, is contradicted. {found.reason}"
-                    ),
-                    units,
-                )
+            if found.label != v.label:
+                changed[(found.rule, found.label)] += 1
+            decide(v, found, units)
+            if found.label == Label.CON:
+                doubts.setdefault(v.sentence_id, Doubt([], found, whole=False))
+            break
+    for sentence_id, doubt in doubts.items():
+        if doubt.whole:
+            doubt.answered = any(v.label == Label.CON for v in clauses_of[sentence_id] if v not in doubt.clauses)
+        else:
+            doubt.clauses = [
+                v
+                for v in clauses_of[sentence_id]
+                if v.label not in (Label.CON, None) and not v.judged_alone and v.rule is None
+            ]
+    return [d for d in doubts.values() if d.clauses]
+
+
+def settle(
+    doubts: list[Doubt],
+    support: list[float] | None,
+    units: list[Sentence],
+    changed: Counter[tuple[RuleName, Label]],
+) -> None:
+    """The clauses in doubt, once the judge has read each alone (``support``, in order: above
+    zero, a clause holds alone; None when the judge cannot say): one that holds alone keeps its
+    verdict, the others are contradicted with their sentence. When the finding is about the
+    sentence as a whole and every clause holds alone, the weakest is contradicted: the sentence
+    as a whole is what the context does not state."""
+    scores = iter(support or [])
+    for doubt in doubts:
+        margins = [next(scores) if support is not None else -1.0 for _ in doubt.clauses]
+        held = [m >= 0 for m in margins]
+        if doubt.whole and all(held) and not doubt.answered:
+            held[margins.index(min(margins))] = False
+        found = doubt.finding
+        if not doubt.whole:
+            reason = f"Its sentence, read as a whole, is contradicted. {found.reason}"
+            found = replace(found, claim_says="", reason=reason)
+        for v, ok in zip(doubt.clauses, held):
+            if ok:
+                continue
+            if v.label != found.label:
+                changed[(found.rule, found.label)] += 1
+            decide(v, found, units)
+
+
+def write_notes(changed: Counter[tuple[RuleName, Label]], notes: list[str]) -> None:
     for (rule_name, label), n in changed.items():
         notes.append(NOTES[(rule_name, label)].format(n=n))
 
@@ -161,9 +210,16 @@ async def check_rules(state: RunState) -> None:
         return
     units = [s.text for s in state.context_sentences]
     context = state.context if isinstance(state.context, str) else "\n".join(state.context)
+    changed: Counter[tuple[RuleName, Label]] = Counter()
 
-    def run() -> None:
+    def run() -> list[Doubt]:
         readings = [(rule, state.readings.get(rule, units, context, state.question)) for rule in rules]
-        apply_rules(state.verdicts, readings, state.context_sentences, state.answer_sentences, state.notes)
+        return apply_rules(state.verdicts, readings, state.context_sentences, state.answer_sentences, changed)
 
-    await asyncio.to_thread(run)
+    doubts = await asyncio.to_thread(run)
+    if doubts:
+        support = await state.judge.support_alone(
+            [v.text for d in doubts for v in d.clauses], state.context_sentences, state.question, cost=state.cost
+        )
+        settle(doubts, support, state.context_sentences, changed)
+    write_notes(changed, state.notes)

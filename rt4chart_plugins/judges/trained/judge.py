@@ -135,6 +135,41 @@ class TrainedJudge(Judge):
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         return await asyncio.to_thread(self._verify_sync, request, cost)
 
+    async def support_alone(
+        self, clauses: list[str], sentences: list[Sentence], question: str | None, *, cost: Cost
+    ) -> list[float] | None:
+        """Each clause scored against its own premise, as :meth:`_split` scores the clauses of a
+        flagged sentence: P(ENT) against the threshold plus :data:`CLAUSE_MARGIN`."""
+        if not clauses or not sentences:
+            return [-1.0] * len(clauses)
+        return await asyncio.to_thread(self._support_alone_sync, clauses, sentences, question, cost)
+
+    def _support_alone_sync(
+        self, clauses: list[str], sentences: list[Sentence], question: str | None, cost: Cost
+    ) -> list[float]:
+        loaded = self._load()
+        texts = [s.text for s in sentences]
+        premises = Premises(
+            texts, loaded.count_tokens(texts), loaded.manifest.premise_budget, question=loaded.manifest.question
+        )
+        asked = premise_question(sentences, question)
+        return [
+            probs[0] - (self.threshold + CLAUSE_MARGIN)
+            for _, probs, _ in self._score_alone(loaded, premises, asked, clauses, cost)
+        ]
+
+    def _score_alone(
+        self, loaded: _Loaded, premises: Premises, question: str | None, texts: list[str], cost: Cost
+    ) -> list[tuple[Premise, tuple[float, float, float], Signals]]:
+        """Each text judged alone, against its own premise: the premise, (P(ENT), P(CON), P(NIC)) and
+        the encoder's signals."""
+        picked = [premises.pick(t, question) for t in texts]
+        out = []
+        for text, premise, lg in zip(texts, picked, self._logits(loaded, texts, [p.text for p in picked], cost)):
+            cover, missing = coverage(text, premise.text), unsupported_facts(text, premise.text)
+            out.append((premise, self._decide(loaded.manifest, lg, cover, bool(missing)), _signals(lg, cover, missing)))
+        return out
+
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
         loaded = self._load()
         manifest = loaded.manifest
@@ -142,7 +177,7 @@ class TrainedJudge(Judge):
         if not texts or not request.claims:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
         premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget, question=manifest.question)
-        question = premise_question(request)
+        question = premise_question(request.sentences, request.question)
         # the clauses of one answer sentence are judged as the sentence they make up first: a
         # clause alone ("and includes phone support") lacks its subject, and scoring clauses for
         # the verdict ranked answers worse (lab/docs/training.md); then each clause of a flagged
@@ -277,12 +312,8 @@ class TrainedJudge(Judge):
         keep the sentence's label and its evidence. If every clause passes alone, the weakest keeps
         it (the sentence as a whole is what the context does not state). So the answer's verdict is
         the sentences'."""
-        manifest = loaded.manifest
         flagged = [(g, j, p) for g, j, p in jobs if j.label != Label.ENT]
-        texts = [c.text for g, _, _ in flagged for c in g]
-        clause_premises = [premises.pick(t, question) for t in texts]
-        logits = iter(self._logits(loaded, texts, [q.text for q in clause_premises], cost))
-        premise_of = iter(clause_premises)
+        alone = iter(self._score_alone(loaded, premises, question, [c.text for g, _, _ in flagged for c in g], cost))
         out: list[list[Judgement]] = []
         for group, sentence, premise in jobs:
             if sentence.label == Label.ENT:  # each clause cites what holds its own words
@@ -301,14 +332,7 @@ class TrainedJudge(Judge):
                     ]
                 )
                 continue
-            scored = []
-            for claim in group:
-                clause_premise = next(premise_of)
-                q = clause_premise.text
-                lg = next(logits)
-                cover, missing = coverage(claim.text, q), unsupported_facts(claim.text, q)
-                probs = self._decide(manifest, lg, cover, bool(missing))
-                scored.append((claim, clause_premise, probs, _signals(lg, cover, missing)))
+            scored = [(claim, *next(alone)) for claim in group]
             passing = [probs[0] >= self.threshold + CLAUSE_MARGIN for _, _, probs, _ in scored]
             if all(passing):
                 passing[min(range(len(scored)), key=lambda i: scored[i][2][0])] = False
@@ -347,21 +371,13 @@ class TrainedJudge(Judge):
         """The unfaithful phrase of each flagged claim: its clauses below the threshold, each
         scored against its own premise (:mod:`.localize`), else the stretch of words its premise
         lacks. (A rule that decides the claim later marks the clause its reason is about.)"""
-        manifest = loaded.manifest
         jobs = [
             (judgement, claim, premise, clause_spans(claim.text))
             for judgement, claim, premise in zip(judgements, claims, picked)
             if judgement.label != Label.ENT
         ]
         texts = [c.text[a:b] for _, c, _, spans in jobs if len(spans) > 1 for a, b in spans]
-        clause_premises = [premises.pick(t, question).text for t in texts]
-        logits = self._logits(loaded, texts, clause_premises, cost)
-        support_of = iter(
-            [
-                self._decide(manifest, lg, coverage(t, q), bool(unsupported_facts(t, q)))[0]
-                for lg, t, q in zip(logits, texts, clause_premises)
-            ]
-        )
+        support_of = iter([probs[0] for _, probs, _ in self._score_alone(loaded, premises, question, texts, cost)])
         for judgement, claim, premise, spans in jobs:
             phrase = None
             if len(spans) > 1:
@@ -395,13 +411,13 @@ def _softmax(logits: list[float]) -> list[float]:
     return [v / total for v in e]
 
 
-def premise_question(request: VerifyRequest) -> str | None:
+def premise_question(sentences: list[Sentence], question: str | None) -> str | None:
     """The question the premise carries: none for a window of structured (JSON) fields.
 
     The verifier learned structured data from generated records with no question (RAGTruth's
     Data2txt rows have none). With a "Question:" line in front of a record it flagged 7 to 10 of 21
     faithful sentences about three records, against 1 of 21 without; with the line left out, a
     question changes nothing there."""
-    if request.sentences and all(s.field is not None for s in request.sentences):
+    if sentences and all(s.field is not None for s in sentences):
         return None
-    return request.question
+    return question
