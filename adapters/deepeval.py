@@ -26,27 +26,16 @@ import os
 from typing import Any
 
 from pydantic import BaseModel
-from rt4chart_plugins.adapters._common import (
-    JUDGE_NAMES,
-    RESPONSE_MODELS,
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    claim_table,
-    judge_from,
-    missing_report,
-    prompt_messages,
-    reason_text,
-    report_from_payload,
-    report_payload,
-    run_sync,
-)
+from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text
+from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_from_payload, report_payload
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row
+from rt4chart_plugins.adapters.common.verifier import JUDGE_NAMES, build_verifier, judge_from
 
-from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.detector import Detector, run_sync
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.verifier import Verifier
 

@@ -33,27 +33,16 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from rt4chart_plugins.adapters._common import (
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    check_timeout,
-    claim_table,
-    judge_from,
-    message_text,
-    model_label,
-    prompt_messages,
-    reason_text,
-    report_payload,
-    row_error,
-    run_sync,
-)
+from rt4chart_plugins.adapters.common.llm import as_json_text, message_text, model_label
+from rt4chart_plugins.adapters.common.payload import claim_table, report_payload
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
+from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
 
-from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.detector import Detector, run_sync
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
 from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
 from rt4chart_plugins.types import Report
 
 try:
@@ -167,7 +156,7 @@ def _wrap(judge: Any, **kwargs: Any) -> LangChainJudge | None:
 def to_context(value: Any) -> Any:
     """A chain's context as the core takes it: a string, or one string per passage or ``Document``
     (its ``page_content``). What is no text (None, a number) is left as it is, for the row's
-    checks to name (:func:`rt4chart_plugins.adapters._common.read_row`)."""
+    checks to name (:func:`rt4chart_plugins.adapters.common.rows.read_row`)."""
     if isinstance(value, Document):
         return [value.page_content]
     if isinstance(value, (list, tuple)):

@@ -20,25 +20,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
-from rt4chart_plugins.adapters._common import (
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    check_timeout,
-    claim_table,
-    judge_from,
-    message_text,
-    missing_report,
-    model_label,
-    prompt_messages,
-    reason_text,
-    row_error,
-)
+from rt4chart_plugins.adapters.common.llm import as_json_text, message_text, model_label
+from rt4chart_plugins.adapters.common.payload import claim_table, missing_report
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
+from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
 
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 
 try:

@@ -40,25 +40,15 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from rt4chart_plugins.adapters._common import (
-    RESPONSE_MODELS,
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    check_timeout,
-    claim_table,
-    judge_from,
-    missing_report,
-    model_label,
-    prompt_messages,
-    reason_text,
-    report_payload,
-)
+from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, model_label
+from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_payload
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row
+from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
 
 from rt4chart_plugins.detector import Detector, failed_report
 from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
 from rt4chart_plugins.types import Report
 
 try:
@@ -459,6 +449,6 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
 
     def score(self, **kwargs: Any) -> MetricResult:
         """Sync scoring; works inside a running loop too (ragas' own raises there)."""
-        from rt4chart_plugins.adapters._common import run_sync
+        from rt4chart_plugins.detector import run_sync
 
         return run_sync(self.ascore(**kwargs))

@@ -1,0 +1,11 @@
+"""What the four framework adapters share, one module per job, so that an adapter holds only what
+its framework needs:
+
+- :mod:`.verifier`: the detector behind an adapter (the judge chosen, its options checked early)
+- :mod:`.rows`: one framework row read, checked and verified; a failed row as a report or an error
+- :mod:`.reason`: a report as the reason text a framework shows beside the score
+- :mod:`.payload`: a report as JSON for a trace or a log, and the claim table of many reports
+- :mod:`.llm`: a framework's LLM as a judge: the reply as JSON text, the judge's name
+
+Nothing here imports a framework: each adapter module does that itself, lazily.
+"""
