@@ -26,7 +26,8 @@ import os
 from typing import Any
 
 from pydantic import BaseModel
-from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text
+from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, llm_wrap
+from rt4chart_plugins.adapters.common.openai_chat import ask_openai, openai_client
 from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_from_payload, report_payload
 from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row
@@ -78,7 +79,7 @@ class DeepEvalJudge(ChatJudge):
         )
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        client = self._openai_client()
+        client = self._model_client()
         if client is not None:
             return await self._complete_openai(client, system, user, schema)
         prompt = "\n\n".join(prompt_messages(system, user, schema))
@@ -108,7 +109,7 @@ class DeepEvalJudge(ChatJudge):
             result = result[0]
         return ChatReply(as_json_text(result))
 
-    def _openai_client(self) -> Any:
+    def _model_client(self) -> Any:
         """The openai client of deepeval's OpenAI-backed models (``LocalModel``, ``GPTModel``, ...),
         built by the model itself from its own settings (base URL, key, timeout). Asked directly,
         it sends the shared two-message request and returns the token usage that the model's
@@ -116,37 +117,23 @@ class DeepEvalJudge(ChatJudge):
         if self._client_unusable:
             return None
         try:
-            import openai
-
-            client = self.model.load_model(async_mode=True)
+            client = openai_client(self.model.load_model(async_mode=True), sync=False)
         except Exception:  # noqa: BLE001 - not an OpenAI-backed model
             client = None
-        if (
-            client is None
-            or not isinstance(client, openai.AsyncOpenAI)
-            or not isinstance(getattr(self.model, "name", None), str)
-        ):
+        if client is None or not isinstance(getattr(self.model, "name", None), str):
             self._client_unusable = True
             return None
         return client
 
     async def _complete_openai(self, client: Any, system: str, user: str, schema: dict) -> ChatReply:
-        prompt_system, prompt_user = prompt_messages(system, user, schema)
         params: dict[str, Any] = dict(getattr(self.model, "generation_kwargs", None) or {})
         temperature = getattr(self.model, "temperature", None)
         if temperature is not None and getattr(self.model, "supports_temperature", lambda: True)() is not False:
             params.setdefault("temperature", temperature)
         try:
-            resp = await client.chat.completions.create(
-                model=self.model.name,
-                messages=[{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}],
-                **params,
-            )
+            return await ask_openai(client, self.model.name, system, user, schema, params)
         finally:
             await client.close()
-        usage = resp.usage
-        tokens = (getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
-        return ChatReply(resp.choices[0].message.content or "", *tokens)
 
     def usd(self, prompt_tokens: int, completion_tokens: int) -> float:
         """What these tokens cost, as deepeval prices this model (0.0 for a model it has no price
@@ -170,8 +157,8 @@ def _is_empty(result: Any) -> bool:
     return bool(lists) and not any(lists)
 
 
-def _wrap(judge: Any, **kwargs: Any) -> DeepEvalJudge | None:
-    return DeepEvalJudge(judge, **kwargs) if isinstance(judge, DeepEvalBaseLLM) else None
+#: a ``DeepEvalBaseLLM`` as the judge; anything else is not deepeval's
+_wrap = llm_wrap(DeepEvalJudge, DeepEvalBaseLLM)
 
 
 def _resolve_judge(judge: Any) -> Any:

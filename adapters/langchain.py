@@ -33,7 +33,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from rt4chart_plugins.adapters.common.llm import as_json_text, message_text, model_label
+from rt4chart_plugins.adapters.common.llm import as_json_text, llm_wrap, message_text, model_label
 from rt4chart_plugins.adapters.common.payload import claim_table, report_payload
 from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
@@ -146,8 +146,8 @@ def _usage(msg: Any) -> tuple[int, int]:
     return int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0)
 
 
-def _wrap(judge: Any, **kwargs: Any) -> LangChainJudge | None:
-    return LangChainJudge(judge, **kwargs) if isinstance(judge, BaseLanguageModel) else None
+#: a LangChain language model as the judge; anything else is not LangChain's
+_wrap = llm_wrap(LangChainJudge, BaseLanguageModel)
 
 
 # ---- input conversion --------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
-from rt4chart_plugins.adapters.common.llm import as_json_text, message_text, model_label
+from rt4chart_plugins.adapters.common.llm import as_json_text, llm_wrap, message_text, model_label
 from rt4chart_plugins.adapters.common.payload import claim_table, missing_report
 from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
@@ -110,8 +110,8 @@ def _report_of(result: Any) -> Report:
     return missing_report(f"not an RT4CHART result: {type(result).__name__}")
 
 
-def _wrap(judge: Any, **kwargs: Any) -> LlamaIndexJudge | None:
-    return LlamaIndexJudge(judge, **kwargs) if isinstance(judge, LLM) else None
+#: a LlamaIndex ``LLM`` as the judge; anything else is not LlamaIndex's
+_wrap = llm_wrap(LlamaIndexJudge, LLM)
 
 
 # ---- the evaluator ------------------------------------------------------------------------------

@@ -40,7 +40,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, model_label
+from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, llm_wrap, model_label
+from rt4chart_plugins.adapters.common.openai_chat import ask_openai, openai_client
 from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_payload
 from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row
@@ -97,7 +98,7 @@ class RagasJudge(ChatJudge):
         super().__init__(name=name or default, **kwargs)
 
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        client = _openai_client(self.llm)
+        client = _factory_client(self.llm)
         if client is not None:
             return await self._complete_openai(client, system, user, schema)
         prompt = "\n\n".join(prompt_messages(system, user, schema))
@@ -116,45 +117,21 @@ class RagasJudge(ChatJudge):
         """An ``llm_factory`` LLM over an OpenAI client: its client, model and model arguments,
         asked with the shared two-message request (instructor's own request would wrap the schema
         in its prompt, and report no token usage)."""
-        prompt_system, prompt_user = prompt_messages(system, user, schema)
         mapped = getattr(self.llm, "_map_provider_params", None)
         params = dict(mapped() if callable(mapped) else self.llm.model_args)
         params = {k: v for k, v in params.items() if v is not None}
-        request = dict(
-            model=self.llm.model,
-            messages=[{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}],
-            **params,
-        )
-        import openai
-
-        create = client.chat.completions.create
-        resp = (
-            await create(**request)
-            if isinstance(client, openai.AsyncOpenAI)
-            else await asyncio.to_thread(create, **request)
-        )
-        usage = resp.usage
-        return ChatReply(
-            resp.choices[0].message.content or "",
-            getattr(usage, "prompt_tokens", 0) or 0,
-            getattr(usage, "completion_tokens", 0) or 0,
-        )
+        return await ask_openai(client, self.llm.model, system, user, schema, params)
 
 
-def _openai_client(llm: Any) -> Any:
+def _factory_client(llm: Any) -> Any:
     """The OpenAI client inside an ``llm_factory(..., client=OpenAI(...))`` LLM, or None."""
     if not isinstance(llm, InstructorBaseRagasLLM) or str(getattr(llm, "provider", "")).lower() != "openai":
         return None
-    try:
-        import openai
-    except ImportError:  # pragma: no cover - ragas depends on it
-        return None
-    inner = getattr(getattr(llm, "client", None), "client", None)
-    return inner if isinstance(inner, (openai.OpenAI, openai.AsyncOpenAI)) else None
+    return openai_client(getattr(getattr(llm, "client", None), "client", None))
 
 
-def _wrap(judge: Any, **kwargs: Any) -> RagasJudge | None:
-    return RagasJudge(judge, **kwargs) if isinstance(judge, (InstructorBaseRagasLLM, BaseRagasLLM)) else None
+#: a ragas LLM (``llm_factory``'s, or a ``LangchainLLMWrapper``) as the judge; anything else is not ragas'
+_wrap = llm_wrap(RagasJudge, (InstructorBaseRagasLLM, BaseRagasLLM))
 
 
 def _key(question: Any, answer: Any, contexts: Any) -> str:

@@ -5,7 +5,8 @@ its framework needs:
 - :mod:`.rows`: one framework row read, checked and verified; a failed row as a report or an error
 - :mod:`.reason`: a report as the reason text a framework shows beside the score
 - :mod:`.payload`: a report as JSON for a trace or a log, and the claim table of many reports
-- :mod:`.llm`: a framework's LLM as a judge: the reply as JSON text, the judge's name
+- :mod:`.llm`: a framework's LLM as a judge: the reply as JSON text, the judge's name, the wrap
+- :mod:`.openai_chat`: the request sent through a framework LLM's own OpenAI client
 
 Nothing here imports a framework: each adapter module does that itself, lazily.
 """
