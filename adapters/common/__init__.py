@@ -7,6 +7,7 @@ its framework needs:
 - :mod:`.payload`: a report as JSON for a trace or a log, and the claim table of many reports
 - :mod:`.llm`: a framework's LLM as a judge: the reply as JSON text, the judge's name, the wrap
 - :mod:`.openai_chat`: the request sent through a framework LLM's own OpenAI client
+- :mod:`.extras`: the framework imported, or the extra to install named
 
-Nothing here imports a framework: each adapter module does that itself, lazily.
+Nothing here imports a framework: each adapter package does that itself, when it is imported.
 """
