@@ -396,6 +396,6 @@ def test_design_module_map_names_every_module():
     named = set(re.findall(r"^\|\s*`([\w/]+\.py)`", section, re.M))
     tree = {p.relative_to(ROOT / "rt4chart_plugins").as_posix()
             for p in (ROOT / "rt4chart_plugins").rglob("*.py") if p.name != "__init__.py"}
-    tree |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "adapters").glob("*.py") if p.name != "__init__.py"}
+    tree |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "adapters").rglob("*.py") if p.name != "__init__.py"}
     assert not tree - named, f"modules missing from docs/design.md's module map: {sorted(tree - named)}"
     assert not named - tree, f"docs/design.md's module map names modules that do not exist: {sorted(named - tree)}"

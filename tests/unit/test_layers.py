@@ -1,5 +1,6 @@
 """The product's imports run one way: types → rules → judges → pipeline stages → façade → batch,
-CLI, adapters; and nothing in the product imports the lab.
+CLI, adapters; and nothing in the product imports the lab. Within the adapters: the shared modules
+→ a framework's judge → its metric (evaluator, Runnable) → its package's face.
 
 Read from the source with ``ast`` (nothing is imported), so a wrong-way import fails here before
 it becomes a circular import somewhere else.
@@ -38,9 +39,17 @@ def _modules():
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
         yield path, ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-    for path in sorted(ADAPTERS.glob("*.py")):
-        name = "rt4chart_plugins.adapters" + ("" if path.stem == "__init__" else f".{path.stem}")
-        yield path, name
+    for path in sorted(ADAPTERS.rglob("*.py")):
+        parts = list(path.relative_to(ADAPTERS).with_suffix("").parts)
+        yield path, ".".join(["rt4chart_plugins", "adapters", *(parts[:-1] if parts[-1] == "__init__" else parts)])
+
+
+def _source(module: str) -> Path:
+    """Where a dotted name of the product lies (``rt4chart_plugins.adapters`` is ``adapters/``), less the suffix."""
+    parts = module.split(".")
+    if parts[:2] == ["rt4chart_plugins", "adapters"]:
+        return ADAPTERS.joinpath(*parts[2:])
+    return ROOT.joinpath(*parts)
 
 
 def _imports(path: Path):
@@ -52,7 +61,7 @@ def _imports(path: Path):
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
-                target = ROOT / Path(*sub.split("."))
+                target = _source(sub)
                 yield sub if target.with_suffix(".py").is_file() or target.is_dir() else node.module
 
 
@@ -79,3 +88,34 @@ def test_the_floors_map_covers_every_module():
                 if name != "rt4chart_plugins" and max((p for p in FLOORS if name == p or name.startswith(p + ".")),
                                                       key=len) == "rt4chart_plugins"]
     assert not unplaced, unplaced
+
+
+def _adapter_layer(module: str) -> tuple[str, int]:
+    """A module under ``rt4chart_plugins.adapters`` as (its package, its layer): the shared
+    ``common`` 0, a framework's ``judge`` 1, the framework's other modules (the metric, evaluator
+    or Runnable and their helpers) 2, the framework package's face 3."""
+    parts = module.split(".")[2:]
+    if not parts:
+        return "", 3
+    if parts[0] == "common":
+        return "common", 0
+    if len(parts) == 1:
+        return parts[0], 3
+    return parts[0], 1 if parts[1] == "judge" else 2
+
+
+def test_within_the_adapters_the_metric_imports_the_judge_and_common_never_the_reverse():
+    """A framework's modules import their own package's and the shared ones, each from its own
+    layer or a lower one: the judge never imports the metric, the shared modules no framework's."""
+    wrong = []
+    for path, name in _modules():
+        if not name.startswith("rt4chart_plugins.adapters."):
+            continue
+        package, layer = _adapter_layer(name)
+        for imported in _imports(path):
+            if not imported.startswith("rt4chart_plugins.adapters."):
+                continue
+            other, other_layer = _adapter_layer(imported)
+            if other not in (package, "common") or other_layer > layer:
+                wrong.append(f"{name} (layer {layer}) imports {imported} (layer {other_layer})")
+    assert not wrong, "\n".join(wrong)

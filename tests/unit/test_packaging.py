@@ -81,6 +81,7 @@ def test_the_wheel_holds_every_module_and_data_file_of_the_source_tree(wheel):
     shipped = wheel_files(wheel)
     expected = expected_files()
     assert "rt4chart_plugins/rules/contrast/align.py" in expected  # the tree is read where it lies
+    assert "rt4chart_plugins/adapters/ragas/judge.py" in expected  # and the adapters' packages under adapters/
     assert sorted(expected - shipped) == []  # a module or data file the wheel forgot
     assert sorted(shipped - expected) == []  # something shipped that is no part of the product
     assert "rt4chart_plugins/judges/trained/artifact/model.onnx" in shipped

@@ -86,7 +86,7 @@ def test_llama_index():
 
 
 def test_gasp_takes_no_judge():
-    from rt4chart_plugins.adapters._common import build_verifier
+    from rt4chart_plugins.adapters.common.verifier import build_verifier
 
     from rt4chart_plugins.errors import InvalidInput
 

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 
 import pytest
 from adapter_helpers import ANSWER, CONTEXT, QUESTION, SENTENCES, ScriptedJudge
-from rt4chart_plugins.adapters._common import (
-    build_verifier,
-    claims_payload,
-    reason_text,
-    run_sync,
-)
+from rt4chart_plugins.adapters.common.payload import claims_payload
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.verifier import build_verifier
 
 from rt4chart_plugins import MissingExtra, Verifier
+from rt4chart_plugins.detector import run_sync
 
 FRAMEWORKS = {
     "langchain": ("langchain_core", "langchain"),
@@ -22,6 +21,10 @@ FRAMEWORKS = {
     "deepeval": ("deepeval", "deepeval"),
     "ragas": ("ragas", "ragas"),
 }
+#: the shared modules, each of which must import without any framework
+COMMON_MODULES = sorted(
+    p.stem for p in (Path(__file__).resolve().parents[3] / "adapters" / "common").glob("*.py") if p.stem != "__init__"
+)
 
 
 @pytest.mark.parametrize("adapter", sorted(FRAMEWORKS))
@@ -39,7 +42,8 @@ def test_missing_framework_raises_missing_extra(adapter, monkeypatch):
 def test_package_does_not_import_frameworks():
     import rt4chart_plugins.adapters  # noqa: F401
 
-    code = ("import sys, rt4chart_plugins, rt4chart_plugins.adapters, rt4chart_plugins.adapters._common;"
+    common = ", ".join(f"rt4chart_plugins.adapters.common.{m}" for m in COMMON_MODULES)
+    code = (f"import sys, rt4chart_plugins, rt4chart_plugins.adapters, {common};"
             "bad = [m for m in ('ragas', 'deepeval', 'langchain_core', 'llama_index') if m in sys.modules];"
             "assert not bad, bad")
     import subprocess
@@ -84,7 +88,9 @@ async def test_run_sync_inside_a_running_loop():
 
 
 def test_extract_json_text_from_chatty_replies():
-    from rt4chart_plugins.adapters._common import as_json_text, extract_json_text
+    from rt4chart_plugins.adapters.common.llm import as_json_text
+
+    from rt4chart_plugins.judges.chat import extract_json_text
 
     assert extract_json_text('Here are the verdicts [as asked]:\n```json\n[{"claim": 0}]\n```') == '[{"claim": 0}]'
     assert extract_json_text('Sure. {"verdicts": []}') == '{"verdicts": []}'

@@ -10,7 +10,7 @@ from rt4chart_plugins.judges.registry import JUDGES, judge_options
 
 
 def test_every_registered_judge_is_one_the_cli_and_the_adapters_offer():
-    from rt4chart_plugins.adapters._common import JUDGE_NAMES
+    from rt4chart_plugins.adapters.common.verifier import JUDGE_NAMES
     from rt4chart_plugins.cli import build_parser
 
     verify = next(a for a in build_parser()._subparsers._group_actions[0].choices["verify"]._actions

@@ -1,22 +1,6 @@
-"""DeepEval: the verifier as a ``BaseMetric``.
-
-    from rt4chart_plugins.adapters.deepeval import RT4ChartMetric
-
-    metric = RT4ChartMetric(threshold=0.8)                  # embedded offline judge
-    metric = RT4ChartMetric(threshold=0.8, judge=my_model)   # a DeepEvalBaseLLM (or "gpt-4.1")
-    deepeval.evaluate(test_cases=[...], metrics=[metric])   # or assert_test(test_case, [metric])
-
-It reads ``actual_output`` (the answer), ``retrieval_context`` (the context) and ``input`` (the
-question). ``score`` is the fraction of judged claims the context entails; ``success`` is
-``score >= threshold``; ``reason`` names every contradicted (CON) and baseless (NIC) claim with its
-answer span and evidence; ``verbose_logs`` is the claim-level report as JSON
-(:func:`report_from_metric_data` reads it back from an evaluation result).
-
-A verification that fails (judge unreachable, bad input) sets ``metric.error`` and
-``success=False`` with ``score`` None, as deepeval does for a metric that errored: the run goes on.
-
-``deepeval.evaluate`` re-creates each metric from its attributes named like ``__init__``
-parameters, so every parameter is stored under its own name (pipeline options in ``options``).
+"""``RT4ChartMetric``: the verifier as a deepeval ``BaseMetric``, for ``deepeval.evaluate`` and
+``assert_test``, with the claim-level report in ``verbose_logs`` and a failed row as the metric's
+``error`` (deepeval's own channel for a metric that could not score), so the run goes on.
 """
 
 from __future__ import annotations
@@ -25,177 +9,23 @@ import json
 import os
 from typing import Any
 
-from pydantic import BaseModel
-from rt4chart_plugins.adapters._common import (
-    JUDGE_NAMES,
-    RESPONSE_MODELS,
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    claim_table,
-    judge_from,
-    missing_report,
-    prompt_messages,
-    reason_text,
-    report_from_payload,
-    report_payload,
-    run_sync,
-)
+from deepeval.metrics import BaseMetric
+from deepeval.metrics.utils import construct_verbose_logs
+from deepeval.test_case import LLMTestCase, SingleTurnParams
+from deepeval.test_case.llm_test_case import RetrievedContextData
+from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_from_payload, report_payload
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row
+from rt4chart_plugins.adapters.common.verifier import build_verifier, judge_from
+from rt4chart_plugins.adapters.deepeval.judge import DeepEvalJudge, resolve_judge, wrap
 
-from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.errors import InvalidInput, MissingExtra
-from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.detector import Detector, run_sync
+from rt4chart_plugins.judges.chat import ChatJudge
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.verifier import Verifier
 
-try:
-    from deepeval.metrics import BaseMetric
-    from deepeval.metrics.utils import construct_verbose_logs
-    from deepeval.models import DeepEvalBaseLLM
-    from deepeval.test_case import LLMTestCase, SingleTurnParams
-    from deepeval.test_case.llm_test_case import RetrievedContextData
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise MissingExtra("deepeval", "deepeval") from exc
-
-__all__ = ["DeepEvalJudge", "RT4ChartMetric", "report_from_metric_data"]
-
 #: what deepeval calls a test case's context and answer, as a failed row's reason names them
 FIELDS = Fields(context="retrieval_context", answer="actual_output")
-
-
-# ---- a deepeval model as the judge -----------------------------------------------------------
-
-
-class DeepEvalJudge(ChatJudge):
-    """A deepeval model (``DeepEvalBaseLLM``: ``a_generate(prompt, schema=...)``) as an RT4CHART
-    judge. The schema is passed as a pydantic class where the model takes one; a model that
-    returns text (or ``(result, cost)``) is parsed leniently, and a structured call that the model
-    (or deepeval's strict JSON check) fails is asked again for plain text, parsed leniently."""
-
-    def __init__(self, model: Any, *, name: str | None = None, **kwargs: Any):
-        if not isinstance(model, DeepEvalBaseLLM):
-            raise InvalidInput(f"DeepEvalJudge needs a deepeval DeepEvalBaseLLM, got {type(model).__name__}")
-        self.model = model
-        self.schema_failures = 0  # structured calls that failed and were asked again as text
-        self._client_unusable = False
-        try:
-            model_name = model.get_model_name()
-        except Exception:  # noqa: BLE001 - a custom model may not implement it well
-            model_name = None
-        super().__init__(
-            name=name or f"deepeval:{type(model).__name__}" + (f":{model_name}" if model_name else ""), **kwargs
-        )
-
-    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        client = self._openai_client()
-        if client is not None:
-            return await self._complete_openai(client, system, user, schema)
-        prompt = "\n\n".join(prompt_messages(system, user, schema))
-        response_model = RESPONSE_MODELS.get(schema_name)
-        generate = getattr(self.model, "a_generate_with_schema", None)
-        result = None
-        if response_model is not None and generate is not None:
-            try:
-                result = await generate(prompt, schema=response_model)
-            except Exception as exc:
-                # deepeval's own parsing rejects JSON that RT4CHART can still salvage (a verdict list
-                # cut short, prose around it), and a server may refuse the schema (llama.cpp: a 500):
-                # ask again for plain text and parse it leniently. A bad key, a rate limit or a
-                # dropped connection goes to the retry loop instead.
-                if self._is_fatal(exc) or failures.is_rate_limit_or_transport(exc):
-                    raise
-                self.schema_failures += 1
-            else:
-                if _is_empty(result):
-                    # a valid but empty VerdictsOut(verdicts=[]): the lenient model's defaults
-                    # filled in for a reply it could not read; the reply itself may still hold verdicts
-                    self.schema_failures += 1
-                    result = None
-        if result is None:
-            result = await self.model.a_generate(prompt)
-        if isinstance(result, tuple) and len(result) == 2:  # native models: (result, cost)
-            result = result[0]
-        return ChatReply(as_json_text(result))
-
-    def _openai_client(self) -> Any:
-        """The openai client of deepeval's OpenAI-backed models (``LocalModel``, ``GPTModel``, ...),
-        built by the model itself from its own settings (base URL, key, timeout). Asked directly,
-        it sends the shared two-message request and returns the token usage that the model's
-        ``a_generate`` drops."""
-        if self._client_unusable:
-            return None
-        try:
-            import openai
-
-            client = self.model.load_model(async_mode=True)
-        except Exception:  # noqa: BLE001 - not an OpenAI-backed model
-            client = None
-        if (
-            client is None
-            or not isinstance(client, openai.AsyncOpenAI)
-            or not isinstance(getattr(self.model, "name", None), str)
-        ):
-            self._client_unusable = True
-            return None
-        return client
-
-    async def _complete_openai(self, client: Any, system: str, user: str, schema: dict) -> ChatReply:
-        prompt_system, prompt_user = prompt_messages(system, user, schema)
-        params: dict[str, Any] = dict(getattr(self.model, "generation_kwargs", None) or {})
-        temperature = getattr(self.model, "temperature", None)
-        if temperature is not None and getattr(self.model, "supports_temperature", lambda: True)() is not False:
-            params.setdefault("temperature", temperature)
-        try:
-            resp = await client.chat.completions.create(
-                model=self.model.name,
-                messages=[{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}],
-                **params,
-            )
-        finally:
-            await client.close()
-        usage = resp.usage
-        tokens = (getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
-        return ChatReply(resp.choices[0].message.content or "", *tokens)
-
-    def usd(self, prompt_tokens: int, completion_tokens: int) -> float:
-        """What these tokens cost, as deepeval prices this model (0.0 for a model it has no price
-        for, such as a ``LocalModel``)."""
-        calculate = getattr(self.model, "calculate_cost", None)
-        if not callable(calculate):
-            return 0.0
-        try:
-            return float(calculate(prompt_tokens, completion_tokens) or 0.0)
-        except Exception:  # noqa: BLE001 - no price known
-            return 0.0
-
-
-def _is_empty(result: Any) -> bool:
-    """A structured result whose every list is empty (no claim, no verdict)."""
-    if isinstance(result, tuple) and len(result) == 2:
-        result = result[0]
-    if not isinstance(result, BaseModel):
-        return False
-    lists = [v for v in result.model_dump().values() if isinstance(v, list)]
-    return bool(lists) and not any(lists)
-
-
-def _wrap(judge: Any, **kwargs: Any) -> DeepEvalJudge | None:
-    return DeepEvalJudge(judge, **kwargs) if isinstance(judge, DeepEvalBaseLLM) else None
-
-
-def _resolve_judge(judge: Any) -> Any:
-    """deepeval model names ("gpt-4.1", ...) become deepeval's own model objects."""
-    if isinstance(judge, str) and judge not in JUDGE_NAMES:
-        from deepeval.metrics.utils import initialize_model
-
-        try:
-            model, _native = initialize_model(judge)
-        except Exception as exc:  # noqa: BLE001 - deepeval's own errors (no API key, unknown name)
-            raise InvalidInput(f"deepeval could not build the judge model {judge!r}: {exc}") from None
-        return model
-    return judge
 
 
 def _row_deadline() -> float | None:
@@ -227,9 +57,6 @@ def report_from_metric_data(metric_data: Any) -> dict[str, Any] | None:
         return json.loads(logs)
     except ValueError:
         return None
-
-
-# ---- the metric ---------------------------------------------------------------------------------
 
 
 class RT4ChartMetric(BaseMetric):
@@ -274,8 +101,8 @@ class RT4ChartMetric(BaseMetric):
         self.concurrency = concurrency
         self.options = {**(options or {}), **kwargs}
         self._verifier = build_verifier(
-            _resolve_judge(judge_from(judge, model=model)),
-            _wrap,
+            resolve_judge(judge_from(judge, model=model)),
+            wrap,
             judge_kwargs=judge_kwargs,
             concurrency=concurrency,
             **self.options,

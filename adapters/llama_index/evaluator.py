@@ -1,18 +1,7 @@
-"""LlamaIndex: the verifier as a ``BaseEvaluator``.
-
-    from rt4chart_plugins.adapters.llama_index import RT4ChartEvaluator
-
-    evaluator = RT4ChartEvaluator()                    # embedded offline judge
-    evaluator = RT4ChartEvaluator(judge=Settings.llm)  # any LlamaIndex LLM as the judge
-    result = evaluator.evaluate_response(query=q, response=query_engine.query(q))
-    result.passing, result.score, result.label, result.claims[0].evidence
-
-It works with ``evaluate``, ``aevaluate``, ``evaluate_response`` (a ``Response`` and its
-``source_nodes``) and ``BatchEvalRunner``. The result is an :class:`RT4ChartEvaluationResult`: a
-LlamaIndex ``EvaluationResult`` (``passing``, ``score``, ``feedback``) that also carries the
-answer label and every claim as typed fields (label, answer span, evidence, reason) and the full
-report. A verification that fails (judge unreachable, bad input) returns ``invalid_result=True``
-with ``invalid_reason``, never an exception: ``BatchEvalRunner`` would retry it with backoff.
+"""``RT4ChartEvaluator``: the verifier as a LlamaIndex ``BaseEvaluator``, for ``evaluate``,
+``evaluate_response`` (a ``Response`` and its ``source_nodes``) and ``BatchEvalRunner``. A row that
+cannot be verified is an ``invalid_result`` with the reason, never an exception that
+``BatchEvalRunner`` would retry with backoff.
 """
 
 from __future__ import annotations
@@ -20,111 +9,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
-from rt4chart_plugins.adapters._common import (
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    check_timeout,
-    claim_table,
-    judge_from,
-    message_text,
-    missing_report,
-    model_label,
-    prompt_messages,
-    reason_text,
-    row_error,
-)
+from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
+from llama_index.core.prompts.mixin import PromptDictType
+from rt4chart_plugins.adapters.common.payload import claim_table
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
+from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
+from rt4chart_plugins.adapters.llama_index.judge import wrap
+from rt4chart_plugins.adapters.llama_index.result import RT4ChartEvaluationResult, report_of
 
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.errors import InvalidInput, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
-from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
-
-try:
-    from llama_index.core.base.llms.types import ChatMessage, MessageRole
-    from llama_index.core.bridge.pydantic import Field
-    from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
-    from llama_index.core.llms import LLM
-    from llama_index.core.prompts.mixin import PromptDictType
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise MissingExtra("llama-index-core", "llama-index") from exc
-
-__all__ = ["LlamaIndexJudge", "RT4ChartEvaluationResult", "RT4ChartEvaluator"]
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.types import Report
 
 #: what LlamaIndex's evaluators call the context and the answer, as a failed row's reason names them
 FIELDS = Fields(context="contexts", answer="response")
-
-
-class RT4ChartEvaluationResult(EvaluationResult):
-    """An ``EvaluationResult`` with RT4CHART's claim-level verdict as typed fields.
-
-    ``passing``: not hallucinated (None when the result is invalid); ``score``: the fraction of
-    judged claims that the context entails; ``feedback``: the failing claims with their spans and
-    evidence; ``claims``: every claim's label, answer span, evidence and reason.
-    """
-
-    label: Label | None = Field(default=None, description="ENT, CON (contradicted) or NIC (baseless); None: no claims")
-    hallucinated: bool | None = Field(default=None, description="True when any judged claim is CON or NIC")
-    state: str | None = Field(default=None, description="verified, partial, no_claims or failed")
-    claims: list[ClaimVerdict] = Field(default_factory=list, description="every claim's verdict, span and evidence")
-    unfaithful_spans: list[Span] = Field(default_factory=list, description="answer spans of CON/NIC claims")
-    report: Report | None = Field(default=None, description="the full RT4CHART report")
-
-    @property
-    def failing_claims(self) -> list[ClaimVerdict]:
-        return [c for c in self.claims if c.label in (Label.CON, Label.NIC)]
-
-
-# ---- a LlamaIndex LLM as the judge ------------------------------------------------------------
-
-
-class LlamaIndexJudge(ChatJudge):
-    """Any LlamaIndex ``LLM`` as an RT4CHART judge: ``achat`` with the JSON schema in the system
-    prompt (the reply is parsed leniently; caching, retries, salvage come from ChatJudge)."""
-
-    def __init__(self, llm: Any, *, name: str | None = None, **kwargs: Any):
-        if not isinstance(llm, LLM):
-            raise InvalidInput(f"LlamaIndexJudge needs a llama_index LLM, got {type(llm).__name__}")
-        self.llm = llm
-        model = getattr(getattr(llm, "metadata", None), "model_name", None)
-        default = f"llama-index:{type(llm).__name__}:{model}" if model else model_label(llm, "llama-index")
-        super().__init__(name=name or default, **kwargs)
-
-    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        prompt_system, prompt_user = prompt_messages(system, user, schema)
-        messages = [
-            ChatMessage(role=MessageRole.SYSTEM, content=prompt_system),
-            ChatMessage(role=MessageRole.USER, content=prompt_user),
-        ]
-        resp = await self.llm.achat(messages)
-        usage = _usage(getattr(resp, "raw", None))
-        return ChatReply(as_json_text(message_text(resp.message.content)), *usage)
-
-
-def _usage(raw: Any) -> tuple[int, int]:
-    usage = raw.get("usage") if isinstance(raw, dict) else getattr(raw, "usage", None)
-    if usage is None:
-        return 0, 0
-    get = usage.get if isinstance(usage, dict) else lambda k, d=None: getattr(usage, k, d)
-    return int(get("prompt_tokens", 0) or 0), int(get("completion_tokens", 0) or 0)
-
-
-def _report_of(result: Any) -> Report:
-    """The typed report of one result, or a stand-in saying why there is none."""
-    report = getattr(result, "report", None)
-    if isinstance(report, Report):
-        return report
-    if isinstance(result, EvaluationResult) and result.invalid_result:
-        return missing_report(result.invalid_reason or "invalid result")
-    return missing_report(f"not an RT4CHART result: {type(result).__name__}")
-
-
-def _wrap(judge: Any, **kwargs: Any) -> LlamaIndexJudge | None:
-    return LlamaIndexJudge(judge, **kwargs) if isinstance(judge, LLM) else None
-
-
-# ---- the evaluator ------------------------------------------------------------------------------
 
 
 class RT4ChartEvaluator(BaseEvaluator):
@@ -158,7 +57,7 @@ class RT4ChartEvaluator(BaseEvaluator):
             raise InvalidInput(f"on_error must be 'invalid' or 'raise', got {on_error!r}")
         self.on_error = on_error
         self.timeout = check_timeout(timeout)
-        self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
+        self._verifier = build_verifier(judge, wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
 
     @property
     def verifier(self) -> Detector:
@@ -258,7 +157,7 @@ class RT4ChartEvaluator(BaseEvaluator):
             items = [(f"{name}:{i}", r) for name, rs in results.items() for i, r in enumerate(rs)]
         else:
             items = [(str(i), r) for i, r in enumerate(results)]
-        return [(rid, _report_of(r)) for rid, r in items]
+        return [(rid, report_of(r)) for rid, r in items]
 
     def _invalid(self, base: dict, reason: str, report: Report) -> RT4ChartEvaluationResult:
         if self.on_error == "raise":

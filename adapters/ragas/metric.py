@@ -1,34 +1,8 @@
-"""Ragas: the verifier as a metric for ``ragas.evaluate()`` and for ``@experiment`` code.
+"""``RT4ChartFaithfulness``: the verifier as a legacy ragas ``SingleTurnMetric``, the only kind
+``ragas.evaluate()`` takes, with the claim-level report carried in ragas' own traces and token count.
 
-    from rt4chart_plugins.adapters.ragas import RT4ChartFaithfulness, reports_from_result
-
-    metric = RT4ChartFaithfulness()               # embedded offline judge
-    metric = RT4ChartFaithfulness(judge=my_llm)   # a ragas LLM (llm_factory(...) or LangchainLLMWrapper)
-    result = ragas.evaluate(dataset, metrics=[metric], run_config=RunConfig(timeout=600))
-    result.to_pandas()["rt4chart_faithfulness"]                        # the scores
-    result.traces[0]["rt4chart_faithfulness"]["rt4chart_report"]["output"]["claims"]  # claim details
-    metric.reports_for(result)                                          # the typed reports, row by row
-
-``RT4ChartFaithfulness`` is a legacy ``SingleTurnMetric`` (the only kind ``ragas.evaluate()``
-accepts); it reads ``response``, ``retrieved_contexts`` and, when present, ``user_input``, and
-returns the fraction of judged claims that the context entails. The claim-level verdicts (label,
-answer span, evidence, reason) travel as a child run ``rt4chart_report`` of the metric's run, so
-they appear in ``result.traces`` / ``result.ragas_traces`` and in any LangChain tracer; the metric
-also keeps every typed :class:`rt4chart_plugins.Report` (``metric.reports_for(result)``).
-
-``RT4ChartFaithfulnessV2`` is the newer "collections" style: ``await metric.ascore(user_input=...,
-response=..., retrieved_contexts=...)`` returns a ``MetricResult`` whose ``value`` is the score,
-``reason`` names the failing claims with their evidence, ``traces`` holds the claim-level report,
-and ``.report`` the typed report; it is what ``@experiment`` functions call.
-
-Failures follow ragas' conventions, never silently: an answer with nothing verifiable scores 1.0
-(state ``no_claims`` in the trace; ragas' own Faithfulness gives NaN there). A row of which not a
-single claim could be judged (judge unreachable, bad input) raises inside the metric, so that
-``ragas.evaluate`` logs the error and scores that row NaN (or raises with
-``raise_exceptions=True``), exactly as it does for its own metrics; the failed report, with its
-error, is still in ``metric.reports_for(result)``. ``RT4ChartFaithfulnessV2`` returns
-``MetricResult(value=nan, reason="verification failed: ...")`` instead of raising. When only some
-claims could be judged, the score uses those and the trace lists the others as unjudged.
+A row that cannot be scored raises inside the metric, so that ``evaluate()`` scores it NaN as it
+does for its own metrics; the metric keeps every typed report (``reports_for(result)``).
 """
 
 from __future__ import annotations
@@ -40,131 +14,28 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from rt4chart_plugins.adapters._common import (
-    RESPONSE_MODELS,
-    Fields,
-    as_json_text,
-    averify_row,
-    build_verifier,
-    check_timeout,
-    claim_table,
-    judge_from,
-    missing_report,
-    model_label,
-    prompt_messages,
-    reason_text,
-    report_payload,
-)
+from langchain_core.outputs import Generation, LLMResult
+from ragas.callbacks import ChainType, new_group
+from ragas.dataset_schema import SingleTurnSample
+from ragas.metrics.base import MetricOutputType, MetricType, SingleTurnMetric
+from ragas.run_config import RunConfig
+from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_payload
+from rt4chart_plugins.adapters.common.reason import reason_text
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row
+from rt4chart_plugins.adapters.common.verifier import build_verifier, judge_from
+from rt4chart_plugins.adapters.ragas.judge import wrap
 
 from rt4chart_plugins.detector import Detector, failed_report
-from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply
+from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.types import Report
-
-try:
-    from langchain_core.outputs import Generation, LLMResult
-    from langchain_core.prompt_values import StringPromptValue
-    from ragas.callbacks import ChainType, new_group
-    from ragas.dataset_schema import SingleTurnSample
-    from ragas.llms.base import BaseRagasLLM, InstructorBaseRagasLLM
-    from ragas.metrics.base import MetricOutputType, MetricType, SingleTurnMetric
-    from ragas.metrics.collections.base import BaseMetric as CollectionsBaseMetric
-    from ragas.metrics.result import MetricResult
-    from ragas.run_config import RunConfig
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise MissingExtra("ragas", "ragas") from exc
-
-__all__ = ["TRACE_NAME", "RT4ChartFaithfulness", "RT4ChartFaithfulnessV2", "RagasJudge", "reports_from_result"]
 
 #: name of the child run that carries the claim-level report in ragas traces
 TRACE_NAME = "rt4chart_report"
 #: what ragas calls a row's context and answer, as a failed row's reason names them
 FIELDS = Fields(context="retrieved_contexts", answer="response")
 
-logger = logging.getLogger(__name__)
-
-
-# ---- a ragas LLM as the judge -----------------------------------------------------------------
-
-
-class RagasJudge(ChatJudge):
-    """A ragas LLM as an RT4CHART judge.
-
-    ``InstructorBaseRagasLLM`` (from ``ragas.llms.llm_factory``): ``agenerate(prompt,
-    response_model)`` with a pydantic model of the verdicts (structured output).
-    ``BaseRagasLLM`` (``LangchainLLMWrapper``, ``LlamaIndexLLMWrapper``): ``generate`` with the JSON
-    schema in the prompt (ragas' retries and finish check apply), parsed leniently.
-    """
-
-    def __init__(self, llm: Any, *, name: str | None = None, **kwargs: Any):
-        if not isinstance(llm, (InstructorBaseRagasLLM, BaseRagasLLM)):
-            raise InvalidInput(f"RagasJudge needs a ragas LLM, got {type(llm).__name__}")
-        self.llm = llm
-        inner = getattr(llm, "langchain_llm", None) or getattr(llm, "llm", None)
-        default = model_label(llm, "ragas")
-        if inner is not None and default == f"ragas:{type(llm).__name__}":
-            default = model_label(inner, f"ragas:{type(llm).__name__}")
-        super().__init__(name=name or default, **kwargs)
-
-    async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        client = _openai_client(self.llm)
-        if client is not None:
-            return await self._complete_openai(client, system, user, schema)
-        prompt = "\n\n".join(prompt_messages(system, user, schema))
-        response_model = RESPONSE_MODELS.get(schema_name)
-        if isinstance(self.llm, InstructorBaseRagasLLM) and response_model is not None:
-            return ChatReply(as_json_text(await self.llm.agenerate(prompt, response_model)))
-        if isinstance(self.llm, InstructorBaseRagasLLM):  # pragma: no cover - every schema has a model
-            raise JudgeError(f"no response model for schema {schema_name!r}")
-        result = await self.llm.generate(StringPromptValue(text=prompt), n=1, temperature=0.0)
-        text = result.generations[0][0].text if result.generations and result.generations[0] else ""
-        usage = (result.llm_output or {}).get("token_usage") or {}
-        tokens = int(usage.get("prompt_tokens", 0) or 0), int(usage.get("completion_tokens", 0) or 0)
-        return ChatReply(as_json_text(text), *tokens)
-
-    async def _complete_openai(self, client: Any, system: str, user: str, schema: dict) -> ChatReply:
-        """An ``llm_factory`` LLM over an OpenAI client: its client, model and model arguments,
-        asked with the shared two-message request (instructor's own request would wrap the schema
-        in its prompt, and report no token usage)."""
-        prompt_system, prompt_user = prompt_messages(system, user, schema)
-        mapped = getattr(self.llm, "_map_provider_params", None)
-        params = dict(mapped() if callable(mapped) else self.llm.model_args)
-        params = {k: v for k, v in params.items() if v is not None}
-        request = dict(
-            model=self.llm.model,
-            messages=[{"role": "system", "content": prompt_system}, {"role": "user", "content": prompt_user}],
-            **params,
-        )
-        import openai
-
-        create = client.chat.completions.create
-        resp = (
-            await create(**request)
-            if isinstance(client, openai.AsyncOpenAI)
-            else await asyncio.to_thread(create, **request)
-        )
-        usage = resp.usage
-        return ChatReply(
-            resp.choices[0].message.content or "",
-            getattr(usage, "prompt_tokens", 0) or 0,
-            getattr(usage, "completion_tokens", 0) or 0,
-        )
-
-
-def _openai_client(llm: Any) -> Any:
-    """The OpenAI client inside an ``llm_factory(..., client=OpenAI(...))`` LLM, or None."""
-    if not isinstance(llm, InstructorBaseRagasLLM) or str(getattr(llm, "provider", "")).lower() != "openai":
-        return None
-    try:
-        import openai
-    except ImportError:  # pragma: no cover - ragas depends on it
-        return None
-    inner = getattr(getattr(llm, "client", None), "client", None)
-    return inner if isinstance(inner, (openai.OpenAI, openai.AsyncOpenAI)) else None
-
-
-def _wrap(judge: Any, **kwargs: Any) -> RagasJudge | None:
-    return RagasJudge(judge, **kwargs) if isinstance(judge, (InstructorBaseRagasLLM, BaseRagasLLM)) else None
+#: the adapter's logger, under the name users configure: ``rt4chart_plugins.adapters.ragas``
+logger = logging.getLogger(__package__)
 
 
 def _key(question: Any, answer: Any, contexts: Any) -> str:
@@ -189,9 +60,6 @@ def _evaluate_llm() -> Any:
         return None
     finally:
         del frame
-
-
-# ---- ragas.evaluate(): a legacy SingleTurnMetric ------------------------------------------------
 
 
 @dataclass
@@ -223,7 +91,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         super().__post_init__()
         self._verifier = build_verifier(
             judge_from(self.judge, llm=self.llm),
-            _wrap,
+            wrap,
             judge_kwargs=self.judge_kwargs,
             concurrency=self.concurrency,
             **self.options,
@@ -253,7 +121,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
             return
         if self.judge is None and self.llm is None and self.options.get("method", "rt4chart") == "rt4chart":
             self._run_verifier = build_verifier(
-                llm, _wrap, judge_kwargs=self.judge_kwargs, concurrency=self.concurrency, **self.options
+                llm, wrap, judge_kwargs=self.judge_kwargs, concurrency=self.concurrency, **self.options
             )
         elif not self._said_llm_unused:
             self._said_llm_unused = True
@@ -389,76 +257,3 @@ def reports_from_result(result: Any, metric_name: str = "rt4chart_faithfulness")
         entry = trace.get(TRACE_NAME) if isinstance(trace, dict) else None
         out.append(entry.get("output") if isinstance(entry, dict) and entry.get("output") else None)
     return out
-
-
-# ---- @experiment: the collections style ---------------------------------------------------------
-
-
-class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
-    """The collections-style metric: ``await metric.ascore(user_input=..., response=...,
-    retrieved_contexts=...)`` -> ``MetricResult(value, reason, traces)``, with the typed report
-    as ``result.report``. Same ``judge`` choices as :class:`RT4ChartFaithfulness` (a ragas LLM
-    from ``llm_factory`` included); extra keyword arguments are pipeline options.
-    """
-
-    def __init__(
-        self,
-        judge: Any = None,
-        *,
-        llm: Any = None,
-        name: str = "rt4chart_faithfulness",
-        judge_kwargs: dict[str, Any] | None = None,
-        concurrency: int = 4,
-        timeout: float | None = None,
-        **options: Any,
-    ):
-        # not stored as `llm`: the collections base would then demand an InstructorLLM
-        judge = judge_from(judge, llm=llm)
-        self.judge = judge
-        self.timeout = check_timeout(timeout)  # seconds a row may take: ascore has no timeout of its own
-        self._verifier = build_verifier(judge, _wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
-        super().__init__(name=name, allowed_values=(0.0, 1.0))
-
-    @property
-    def verifier(self) -> Detector:
-        return self._verifier
-
-    async def ascore(
-        self,
-        user_input: str | None = None,
-        response: str | None = None,
-        retrieved_contexts: list[str] | None = None,
-        **_: Any,
-    ) -> MetricResult:
-        report = await averify_row(
-            self._verifier, retrieved_contexts, response, user_input, FIELDS, timeout=self.timeout
-        )
-        value = float("nan") if report.state == "failed" else float(report.score)
-        result = MetricResult(
-            value=value,
-            reason=reason_text(report),
-            traces={
-                "input": {"user_input": user_input, "response": response, "retrieved_contexts": retrieved_contexts},
-                "output": report_payload(report),
-            },
-        )
-        result.report = report  # type: ignore[attr-defined]
-        return result
-
-    @staticmethod
-    def reports_dataframe(results: Any) -> Any:
-        """The claim table of the ``MetricResult`` s this metric returned (one, or a list of them,
-        e.g. an ``@experiment``'s): one pandas row per claim, ``row_id`` the position in the list."""
-        items = [results] if isinstance(results, MetricResult) else list(results)
-        return claim_table(
-            [
-                (str(i), getattr(r, "report", None) or missing_report("not an RT4CHART result"))
-                for i, r in enumerate(items)
-            ]
-        )
-
-    def score(self, **kwargs: Any) -> MetricResult:
-        """Sync scoring; works inside a running loop too (ragas' own raises there)."""
-        from rt4chart_plugins.adapters._common import run_sync
-
-        return run_sync(self.ascore(**kwargs))
