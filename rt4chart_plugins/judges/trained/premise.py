@@ -101,8 +101,8 @@ class Relevance:
         holding the most IDF weight of them, then while fewer than ``limit``, the candidate adding
         the most weight not yet held, if that is at least ``min_gain`` of the claim's weight. A claim is
         often supported by two or three sentences (a name in one, the date in the next); citing the
-        best two matches alone found 31 % of WiCE's gold evidence sentences, the cover 42 %
-        (lab/docs/benchmarks.md). ``ranked``: candidate indices, best match first."""
+        best two matches alone found fewer of WiCE's gold evidence sentences than the cover does
+        (lab/docs/benchmarks.md, "WiCE"). ``ranked``: candidate indices, best match first."""
         claim_words = set(words(claim))
         weight = {w: self._idf.get(w, 0.0) for w in claim_words}
         total = sum(weight.values())
@@ -261,8 +261,8 @@ def needs_question(claim: str) -> bool:
 def coverage(claim: str, premise: str) -> float:
     """The share of the claim's content words that the premise contains (1.0 for a claim with none).
 
-    A blunt signal, and a strong one on RAG answers: on held-out RAGTruth train sentences it ranks
-    unfaithful sentences better (AUC 0.75) than the fine-tuned encoder alone (0.67); the judge
-    combines both (see :func:`rt4chart_plugins.judges.encoder.support`)."""
+    A blunt signal, and a strong one on RAG answers: on held-out training sentences it ranks
+    unfaithful sentences better than the fine-tuned encoder alone; the judge combines both (see
+    :mod:`rt4chart_plugins.judges.trained.decision`)."""
     mine = set(words(claim))
     return len(mine & set(words(premise))) / len(mine) if mine else 1.0
