@@ -39,7 +39,7 @@ class Detector(ABC):
         """What scored the rows (the judge's name for RT4CHART, the scorer's for GASP)."""
         return type(self).__name__
 
-    def prepare(self) -> None:
+    def prepare(self) -> None:  # noqa: B027 - a hook: a detector with nothing to load keeps it
         """Load models up front (not counted in a sample's time); a no-op by default."""
 
     @abstractmethod

@@ -198,7 +198,8 @@ def _side(
     verdict = report.label.value if report.label else report.state.upper()
     out = [
         f'<section class="side {which}"><h3>{which.capitalize()} <span class="badge {e(verdict)}">{e(verdict)}'
-        f'</span> <span class="muted">{e(f"score {report.score:.2f} · {report.state} · {report.judge or report.method}")}'
+        f'</span> <span class="muted">'
+        f"{e(f'score {report.score:.2f} · {report.state} · {report.judge or report.method}')}"
         "</span></h3>"
     ]
     if error:
