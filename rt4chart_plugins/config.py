@@ -90,4 +90,4 @@ _WANTED = {
     SecondsOrNone: "a number of seconds of at least 0",
     Finite: "a finite number",
 }
-_ADAPTERS = {kind: TypeAdapter(kind) for kind in _WANTED}
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {kind: TypeAdapter(kind) for kind in _WANTED}

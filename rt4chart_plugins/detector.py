@@ -33,6 +33,8 @@ from rt4chart_plugins.types import (
 
 class Detector(ABC):
     concurrency: int = 4
+    #: what the reports say wrote them (GASP and the lab's readout name their own)
+    method: str = "rt4chart"
 
     @property
     def name(self) -> str:

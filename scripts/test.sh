@@ -4,7 +4,7 @@
 #                                 llama-cpp-python, pulls the models, runs the product's tests
 #                                 (unit and integration), the lab's tests, then the release check
 #                                 (scripts/release_check.sh: the built wheel with each extra alone)
-#   bash scripts/test.sh --fast   the product's unit tests only, with ruff over the product
+#   bash scripts/test.sh --fast   the product's unit tests only, with ruff and mypy over the product
 #                                 (tests/unit/test_lint.py): no native build, no model download, no browser
 # Any further arguments go to pytest.
 set -euo pipefail
@@ -16,7 +16,7 @@ if [ "${1:-}" = --fast ]; then
   # a .venv that the demo made holds the package alone: install what the unit tests import
   # (found, not imported: importing the four frameworks alone takes seconds)
   .venv/bin/python -c "import importlib.util as u, sys; sys.exit(not all(u.find_spec(m) for m in
-    ('pytest', 'xdist', 'hypothesis', 'ruff', 'pandas', 'openai', 'ragas', 'deepeval', 'langchain_core',
+    ('pytest', 'xdist', 'hypothesis', 'ruff', 'mypy', 'pandas', 'openai', 'ragas', 'deepeval', 'langchain_core',
      'llama_index.core')))" \
     2>/dev/null || RT4CHART_EXTRAS=openai,ragas,deepeval,langchain,llama-index,test \
     RT4CHART_LAB_EXTRAS=none bash scripts/setup.sh

@@ -30,7 +30,7 @@ class Gate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    fail_on: list[Rule] = Field(default_factory=lambda: ["new-hallucinations"])
+    fail_on: list[Rule] = ["new-hallucinations"]  # pydantic copies it for each gate
     max_score_drop: float | None = Field(default=None, ge=0.0, le=1.0)
 
 

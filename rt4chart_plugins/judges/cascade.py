@@ -103,6 +103,7 @@ class CascadeJudge(Judge):
                 j.reason = f"{j.reason}; the embedded LLM agrees" if j.reason else "the embedded LLM agrees"
                 out.judgements.append(j)
             elif j.claim_id in better:
+                assert j.probs is not None  # only a claim with a P(ENT) is uncertain
                 llm = better[j.claim_id]
                 llm.reason = (
                     f"embedded LLM (the trained verifier was unsure: P(ENT)={j.probs[Label.ENT]:.2f}): "

@@ -91,7 +91,7 @@ class Relevance:
         # hashing, and float sums in another order can break a tie between two sentences the other way
         sums: dict[int, float] = {}
         for w in sorted(mine):
-            idf = self._idf.get(w)
+            idf = self._idf.get(w, 0.0)
             for i in self._holding.get(w, ()):
                 sums[i] = sums.get(i, 0) + idf
         return sums
@@ -133,7 +133,7 @@ def select(scores: Sequence[float], costs: Sequence[int], budget: int, *, exclud
 
 
 def select_shared(
-    shared: dict[int, float], costs: Sequence[int], budget: int, *, exclude: set[int] | None = None
+    shared: dict[int, float], costs: Sequence[int] | np.ndarray, budget: int, *, exclude: set[int] | None = None
 ) -> list[int]:
     """:func:`select` from the scores of the sentences that score above 0 (:meth:`Relevance.shared`):
     those best first, then the others in document order while they fit. The others are looked up
@@ -156,12 +156,12 @@ def select_shared(
     while start < len(cost):
         # the first sentence from ``start`` on that fits (any, while nothing is chosen)
         fitting = np.flatnonzero(cost[start:] <= budget - used) + start if chosen else range(start, len(cost))
-        i = next((int(k) for k in fitting if int(k) not in taken), None)
-        if i is None:
+        found = next((int(k) for k in fitting if int(k) not in taken), None)
+        if found is None:
             break
-        chosen.append(i)
-        used += int(cost[i])
-        start = i + 1
+        chosen.append(found)
+        used += int(cost[found])
+        start = found + 1
         if used >= budget:
             break
     return sorted(chosen)
@@ -179,7 +179,7 @@ class Scores(Sequence[float]):
     def __init__(self, shared: dict[int, float], size: int):
         self._shared, self._size = shared, size
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(self._size))]
         if not -self._size <= i < self._size:
