@@ -1,33 +1,34 @@
-"""rt4chart-plugins: claim-level, evidence-backed hallucination detection for RAG (RT4CHART)."""
+"""rt4chart-plugins: claim-level, evidence-backed hallucination detection for RAG (RT4CHART).
+
+The public API is what ``__all__`` names: the two detectors and the judge factory, the judge base
+class and the pipeline's configuration, the report and the types it is made of, and every error
+the package raises on purpose. Everything else is importable from its own module and may change.
+"""
 
 from rt4chart_plugins.config import PipelineConfig
-from rt4chart_plugins.detector import Detector, failed_report, run_sync
-from rt4chart_plugins.errors import InvalidInput, JudgeError, MissingExtra, ModelNotAvailable, Rt4chartError
+from rt4chart_plugins.errors import (
+    InvalidInput,
+    InvalidReply,
+    JudgeError,
+    JudgeUnavailable,
+    MissingExtra,
+    ModelNotAvailable,
+    Rt4chartError,
+)
 from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import make_judge
-from rt4chart_plugins.types import (
-    ClaimVerdict,
-    Cost,
-    Evidence,
-    Label,
-    Report,
-    Sentence,
-    Span,
-    VerifyInput,
-    set_html_view,
-)
+from rt4chart_plugins.types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, set_html_view
 from rt4chart_plugins.verifier import Verifier
 
 __all__ = [
+    # the detectors and their judges
     "Verifier",
     "GaspDetector",
-    "Detector",
     "make_judge",
-    "run_sync",
-    "failed_report",
     "Judge",
     "PipelineConfig",
+    # what a report holds
     "Report",
     "ClaimVerdict",
     "Evidence",
@@ -35,10 +36,12 @@ __all__ = [
     "Span",
     "Sentence",
     "Cost",
-    "VerifyInput",
+    # what can be caught
     "Rt4chartError",
     "InvalidInput",
     "JudgeError",
+    "InvalidReply",
+    "JudgeUnavailable",
     "ModelNotAvailable",
     "MissingExtra",
 ]

@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Literal
 
@@ -256,7 +257,7 @@ def run_batch(
 class _OrderedStream:
     """Writes rows to a stream in input order: a row waits until the rows before it are out."""
 
-    def __init__(self, rows: list[tuple[str, object]], fmt: Format, stream: IO[str]):
+    def __init__(self, rows: Sequence[tuple[str, object]], fmt: Format, stream: IO[str]):
         self.fmt, self.stream = fmt, stream
         self.pending: dict[int, str] = {}
         self.next = 0

@@ -8,13 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from rt4chart_plugins.errors import InvalidInput
 
-#: the method's W (method.md §1): context sentences per local window, for a judge that reads a
+#: the method's W (docs/configuration.md): context sentences per local window, for a judge that reads a
 #: window as it is given
 METHOD_WINDOW_SIZE = 25
 
 
 class PipelineConfig(BaseModel):
-    """Knobs of the RT4CHART backward program (method.md §1). Unknown knobs are refused."""
+    """Knobs of the RT4CHART backward program (docs/configuration.md). Unknown knobs are refused."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -90,4 +90,4 @@ _WANTED = {
     SecondsOrNone: "a number of seconds of at least 0",
     Finite: "a finite number",
 }
-_ADAPTERS = {kind: TypeAdapter(kind) for kind in _WANTED}
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {kind: TypeAdapter(kind) for kind in _WANTED}

@@ -33,13 +33,15 @@ from rt4chart_plugins.types import (
 
 class Detector(ABC):
     concurrency: int = 4
+    #: what the reports say wrote them (GASP and the lab's readout name their own)
+    method: str = "rt4chart"
 
     @property
     def name(self) -> str:
         """What scored the rows (the judge's name for RT4CHART, the scorer's for GASP)."""
         return type(self).__name__
 
-    def prepare(self) -> None:
+    def prepare(self) -> None:  # noqa: B027 - a hook: a detector with nothing to load keeps it
         """Load models up front (not counted in a sample's time); a no-op by default."""
 
     @abstractmethod

@@ -4,8 +4,8 @@
 #                                 llama-cpp-python, pulls the models, runs the product's tests
 #                                 (unit and integration), the lab's tests, then the release check
 #                                 (scripts/release_check.sh: the built wheel with each extra alone)
-#   bash scripts/test.sh --fast   the product's unit tests only: no native build, no model download,
-#                                 no browser
+#   bash scripts/test.sh --fast   the product's unit tests only, with ruff and mypy over the product
+#                                 (tests/unit/test_lint.py): no native build, no model download, no browser
 # Any further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,8 @@ if [ "${1:-}" = --fast ]; then
   # a .venv that the demo made holds the package alone: install what the unit tests import
   # (found, not imported: importing the four frameworks alone takes seconds)
   .venv/bin/python -c "import importlib.util as u, sys; sys.exit(not all(u.find_spec(m) for m in
-    ('pytest', 'xdist', 'hypothesis', 'pandas', 'openai', 'ragas', 'deepeval', 'langchain_core', 'llama_index.core')))" \
+    ('pytest', 'xdist', 'hypothesis', 'ruff', 'mypy', 'pandas', 'openai', 'ragas', 'deepeval', 'langchain_core',
+     'llama_index.core')))" \
     2>/dev/null || RT4CHART_EXTRAS=openai,ragas,deepeval,langchain,llama-index,test \
     RT4CHART_LAB_EXTRAS=none bash scripts/setup.sh
   # two workers, each file in one of them (its module fixtures load once): 1.5 min on 2 cores, not 2 min 20 s

@@ -75,9 +75,9 @@ def histogram_svg(
                 f'<text class="tick" x="{LEFT + i * BAR}" y="{base + 12}" text-anchor="{anchor}">{_e(label)}</text>'
             )
         else:  # a range under each bar, slanted to fit
-            x, y = LEFT + i * BAR + BAR / 2 + 3, base + 10
+            lx, ly = LEFT + i * BAR + BAR / 2 + 3, base + 10
             out.append(
-                f'<text class="tick" x="{x}" y="{y}" text-anchor="end" transform="rotate(-35 {x} {y})">'
+                f'<text class="tick" x="{lx}" y="{ly}" text-anchor="end" transform="rotate(-35 {lx} {ly})">'
                 f"{_e(label)}</text>"
             )
     title_y = base + (26 if between else 44)

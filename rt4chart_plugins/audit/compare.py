@@ -198,7 +198,8 @@ def _side(
     verdict = report.label.value if report.label else report.state.upper()
     out = [
         f'<section class="side {which}"><h3>{which.capitalize()} <span class="badge {e(verdict)}">{e(verdict)}'
-        f'</span> <span class="muted">{e(f"score {report.score:.2f} · {report.state} · {report.judge or report.method}")}'
+        f'</span> <span class="muted">'
+        f"{e(f'score {report.score:.2f} · {report.state} · {report.judge or report.method}')}"
         "</span></h3>"
     ]
     if error:
@@ -252,7 +253,8 @@ def render_pair(row: RowDiff, index: int) -> str:
     ) + row.warnings
     if notes:
         out.append('<p class="warn">' + e(" · ".join(notes)) + "</p>")
-    question = (a or b).question if (a or b) else None
+    shown = a or b
+    question = shown.question if shown else None
     if question:
         out.append(f'<div class="q"><b>Question</b> {e(question)}</div>')
     same_context = bool(a and b and [s.text for s in a.context_sentences] == [s.text for s in b.context_sentences])

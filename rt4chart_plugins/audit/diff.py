@@ -75,6 +75,8 @@ CLAIM_WORDS = {
     ClaimChange.REMOVED: "removed",
     ClaimChange.UNCHANGED: "unchanged",
 }
+#: how a row of one run found its row in the other: the same id, else the same context and question
+MatchedBy = Literal["id", "context_question"]
 #: how bad each change is, for sorting the page and the table: lower first
 ROW_RANK = {c: i for i, c in enumerate(RowChange)}
 CLAIM_RANK = {c: i for i, c in enumerate(ClaimChange)}
@@ -117,7 +119,7 @@ class RowDiff(BaseModel):
     """One answer across the two runs."""
 
     id: str
-    matched_by: Literal["id", "context_question"] | None = None  # None: in one run only
+    matched_by: MatchedBy | None = None  # None: in one run only
     change: RowChange
     before: Side | None = None
     after: Side | None = None
@@ -195,20 +197,22 @@ def _label(c: ClaimVerdict | None) -> str | None:
     return c.label.value if c is not None and c.judged and c.label is not None else None
 
 
-def _scored(row: AuditRow | None) -> bool:
-    return row is not None and row.ok and row.report is not None and row.report.state != "failed"
+def _scored(row: AuditRow | None) -> Report | None:
+    """The row's report when the row was scored (a report that did not fail), else None."""
+    if row is None or not row.ok or row.report is None or row.report.state == "failed":
+        return None
+    return row.report
 
 
 def _side(row: AuditRow) -> Side:
-    r = row.report
-    scored = _scored(row)
+    r, scored = row.report, _scored(row)
     return Side(
         id=row.id,
         ok=row.ok,
         state=(r.state if r else "failed") if row.ok else "failed",
-        label=r.label.value if r and r.label and scored else None,
-        hallucinated=r.hallucinated if scored else None,
-        score=r.score if scored else None,
+        label=scored.label.value if scored and scored.label else None,
+        hallucinated=scored.hallucinated if scored else None,
+        score=scored.score if scored else None,
         claims=len(r.claims) if r else 0,
         error=row.error or (r.error if r else None),
         judge=(r.judge or r.method) if r else "",
@@ -231,12 +235,12 @@ def _content_key(row: AuditRow) -> tuple[str | None, str | None] | None:
 
 def match_rows(
     before: list[AuditRow], after: list[AuditRow]
-) -> list[tuple[AuditRow | None, AuditRow | None, str | None]]:
+) -> list[tuple[AuditRow | None, AuditRow | None, MatchedBy | None]]:
     """Rows paired by id; the rest by context and question (in order, when several share them)."""
     after_by_id: dict[str, AuditRow] = {}
     for row in after:
         after_by_id.setdefault(row.id, row)
-    pairs: list[tuple[AuditRow | None, AuditRow | None, str | None]] = []
+    pairs: list[tuple[AuditRow | None, AuditRow | None, MatchedBy | None]] = []
     used: set[int] = set()
     rest: list[AuditRow] = []
     for row in before:
@@ -287,12 +291,12 @@ def row_change(before: AuditRow | None, after: AuditRow | None) -> RowChange:
         return RowChange.ONLY_AFTER
     if after is None:
         return RowChange.ONLY_BEFORE
-    sb, sa = _scored(before), _scored(after)
-    if not sb:
-        return RowChange.RECOVERED if sa else RowChange.FAILED
-    if not sa:
+    rb, ra = _scored(before), _scored(after)
+    if rb is None:
+        return RowChange.RECOVERED if ra is not None else RowChange.FAILED
+    if ra is None:
         return RowChange.NEWLY_FAILED
-    hb, ha = before.report.hallucinated, after.report.hallucinated  # type: ignore[union-attr]
+    hb, ha = rb.hallucinated, ra.hallucinated
     if hb and ha:
         return RowChange.STILL_HALLUCINATED
     if ha:
@@ -313,12 +317,12 @@ def _warnings(before: AuditRow, after: AuditRow) -> list[str]:
     return out
 
 
-def diff_row(before: AuditRow | None, after: AuditRow | None, matched_by: str | None = None) -> RowDiff:
+def diff_row(before: AuditRow | None, after: AuditRow | None, matched_by: MatchedBy | None = None) -> RowDiff:
     """One answer across the two runs. Its claims are paired only when both runs scored it."""
     change = row_change(before, after)
     claims: list[ClaimDiff] = []
-    if _scored(before) and _scored(after):
-        rb, ra = before.report, after.report  # type: ignore[union-attr]
+    rb, ra = _scored(before), _scored(after)
+    if rb is not None and ra is not None:
         for pair in pair_claims(rb.claims, ra.claims, before_length=len(rb.answer), after_length=len(ra.answer)):
             claims.append(
                 ClaimDiff(
@@ -333,12 +337,14 @@ def diff_row(before: AuditRow | None, after: AuditRow | None, matched_by: str | 
     sa = _side(after) if after is not None else None
     delta = (sa.score - sb.score) if sa and sb and sa.score is not None and sb.score is not None else None
     meta = {**(before.meta if before else {}), **(after.meta if after else {})}
+    row = after if after is not None else before
+    assert row is not None, "a row in neither run"
     return RowDiff(
-        id=(after or before).id,  # type: ignore[union-attr]
+        id=row.id,
         matched_by=matched_by,
         change=change,
         before=sb,
-        after=sa,  # type: ignore[arg-type]
+        after=sa,
         score_change=round(delta, 6) if delta is not None else None,
         claims=claims,
         meta=meta,
@@ -361,8 +367,13 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _both(rows: list[RowDiff]) -> list[RowDiff]:
-    return [r for r in rows if r.before and r.after and r.before.score is not None and r.after.score is not None]
+def _both(rows: list[RowDiff]) -> list[tuple[Side, Side, float, float]]:
+    """The rows scored in both runs: each one's two sides and its two scores."""
+    return [
+        (r.before, r.after, r.before.score, r.after.score)
+        for r in rows
+        if r.before is not None and r.after is not None and r.before.score is not None and r.after.score is not None
+    ]
 
 
 def _groups(rows: list[RowDiff], by: list[str]) -> list[Group]:
@@ -379,10 +390,10 @@ def _groups(rows: list[RowDiff], by: list[str]) -> list[Group]:
                     value=value,
                     rows=len(group),
                     changes=dict(Counter(r.change.value for r in group)),
-                    mean_score_before=_mean([r.before.score for r in both]),  # type: ignore[union-attr,misc]
-                    mean_score_after=_mean([r.after.score for r in both]),
+                    mean_score_before=_mean([score for _, _, score, _ in both]),
+                    mean_score_after=_mean([score for _, _, _, score in both]),
                 )
-            )  # type: ignore[union-attr,misc]
+            )
     return out
 
 
@@ -401,10 +412,10 @@ def summarize_diff(
             c.value: n for c in ClaimChange if (n := sum(1 for r in rows for x in r.claims if x.change == c))
         },
         scored_in_both=len(both),
-        hallucinated_before=sum(1 for r in both if r.before.hallucinated),  # type: ignore[union-attr]
-        hallucinated_after=sum(1 for r in both if r.after.hallucinated),  # type: ignore[union-attr]
-        mean_score_before=_mean([r.before.score for r in both]),  # type: ignore[union-attr,misc]
-        mean_score_after=_mean([r.after.score for r in both]),  # type: ignore[union-attr,misc]
+        hallucinated_before=sum(1 for b, _, _, _ in both if b.hallucinated),
+        hallucinated_after=sum(1 for _, a, _, _ in both if a.hallucinated),
+        mean_score_before=_mean([score for _, _, score, _ in both]),
+        mean_score_after=_mean([score for _, _, _, score in both]),
         groups=_groups(rows, fields),
     )
 

@@ -125,7 +125,7 @@ CSV_COLUMNS = [
 
 def _csv_rows(row: RowDiff) -> list[list[Any]]:
     b, a = row.before, row.after
-    head = [
+    head: list[Any] = [
         row.id,
         row.change.value,
         row.matched_by or "",

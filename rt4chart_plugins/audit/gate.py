@@ -30,7 +30,7 @@ class Gate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    fail_on: list[Rule] = Field(default_factory=lambda: ["new-hallucinations"])
+    fail_on: list[Rule] = ["new-hallucinations"]  # pydantic copies it for each gate
     max_score_drop: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
@@ -48,7 +48,9 @@ def _short(text: str, limit: int = 120) -> str:
 def claim_words(c: ClaimDiff) -> str:
     """One changed claim, as a log line: its label before and after, its text, its evidence."""
     now, was = c.after, c.before
-    head = f"{c.label_before or ('—' if was is None else 'UNJUDGED')} → {c.label_after or ('—' if now is None else 'UNJUDGED')}"
+    before = c.label_before or ("—" if was is None else "UNJUDGED")
+    after = c.label_after or ("—" if now is None else "UNJUDGED")
+    head = f"{before} → {after}"
     claim = now or was
     assert claim is not None
     line = f'{str(c.change).replace("_", " ")} claim {claim.id} [{head}] "{_short(claim.text)}"'
@@ -103,7 +105,8 @@ def check(diff: AuditDiff, gate: Gate) -> list[Violation]:
             Violation(
                 rule="max-score-drop",
                 message=(
-                    f"  mean score {s.mean_score_before:.3f} → {s.mean_score_after:.3f} over {s.scored_in_both} answers: "
+                    f"  mean score {s.mean_score_before:.3f} → {s.mean_score_after:.3f}"
+                    f" over {s.scored_in_both} answers: "
                     f"a drop of {drop:.3f}, more than {gate.max_score_drop:.3f}"
                 ),
             )

@@ -220,15 +220,15 @@ def index_entry(row: AuditRow, steps: int, change: RowDiff | None = None) -> dic
     """What the page's script knows of a row without its markup (``pack.KEYS``)."""
     r = row.report
     state, labels, meta = facts(row)
-    scored = row.ok and r is not None and r.state != "failed"
+    scored = r if row.ok and r is not None and r.state != "failed" else None
     return {
         "a": anchor(row.id),
         "h": 1 if r is not None and r.hallucinated else 0,
         "s": state,
         "l": labels,
         "m": meta,
-        "sc": round(r.score, 4) if scored else None,
-        "cf": row_confidence(r) if scored else None,
+        "sc": round(scored.score, 4) if scored else None,
+        "cf": row_confidence(scored) if scored else None,
         "n": steps,
         "k": change.change.value if change else None,
         "c": change.rank if change else None,

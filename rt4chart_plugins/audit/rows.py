@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.types import BatchRow, ClaimVerdict, Cost, Label, Report, Span
+from rt4chart_plugins.types import AnswerState, BatchRow, ClaimVerdict, Cost, Label, Report, Span
 
 #: the fields of an input row that are the sample itself, not what the auditor filters by
 _SAMPLE_FIELDS = {"id", "context", "answer", "question"}
@@ -117,6 +117,10 @@ def _span(pair: Any) -> Span | None:
     return Span(start=pair[0], end=pair[1], text="") if pair else None
 
 
+def _spans(pairs: Any) -> list[Span]:
+    return [span for pair in pairs or [] if (span := _span(pair)) is not None]
+
+
 def _of_record(rec: dict) -> Report:
     """A bench record as a Report: the verdicts, spans and cost it keeps; its texts are not stored
     in the record (the dataset has them), which a note says."""
@@ -144,15 +148,15 @@ def _of_record(rec: dict) -> Report:
         )
     judged = [c for c in claims if c.judged and c.label is not None]
     score = sum(c.label == Label.ENT for c in judged) / len(judged) if judged else 1.0
-    state = rec.get("state") or ("verified" if rec.get("ok") else "failed")
+    state: AnswerState = rec.get("state") or ("verified" if rec.get("ok") else "failed")
     return Report(
         label=Label(rec["label"]) if rec.get("label") else None,
         hallucinated=bool(rec.get("hallucinated")),
         score=score,
         state=state,
         claims=claims,
-        unfaithful_spans=[_span(s) for s in rec.get("spans") or []],
-        phrase_spans=[_span(s) for s in rec.get("phrase_spans") or []],
+        unfaithful_spans=_spans(rec.get("spans")),
+        phrase_spans=_spans(rec.get("phrase_spans")),
         notes=[
             "a bench record: it keeps the verdicts and offsets, not the answer and context texts",
             *(rec.get("notes") or []),

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from rt4chart_plugins.audit.rows import AuditRow
-from rt4chart_plugins.types import Cost
+from rt4chart_plugins.types import Cost, Report
 
 #: the histogram's bins over [0, 1] (answer scores); GASP's unbounded risks get bins over their range
 BINS = 10
@@ -79,8 +79,9 @@ class Summary(BaseModel):
         return self.hallucinated / self.scored if self.scored else None
 
 
-def _scored(rows: list[AuditRow]) -> list[AuditRow]:
-    return [r for r in rows if r.ok and r.report is not None and r.report.state != "failed"]
+def _scored(rows: list[AuditRow]) -> list[Report]:
+    """The reports of the rows that were scored: a report that did not fail."""
+    return [r.report for r in rows if r.ok and r.report is not None and r.report.state != "failed"]
 
 
 def _claim_labels(rows: list[AuditRow]) -> dict[str, int]:
@@ -100,14 +101,14 @@ def group_stats(rows: list[AuditRow], by: list[str]) -> list[GroupStats]:
             members.setdefault(r.meta.get(name, "(none)"), []).append(r)
         for value, group in sorted(members.items()):
             scored = _scored(group)
-            scores = [r.report.score for r in scored]  # type: ignore[union-attr]
+            scores = [rep.score for rep in scored]
             out.append(
                 GroupStats(
                     field=name,
                     value=value,
                     rows=len(group),
                     scored=len(scored),
-                    hallucinated=sum(1 for r in scored if r.report.hallucinated),  # type: ignore[union-attr]
+                    hallucinated=sum(1 for rep in scored if rep.hallucinated),
                     mean_score=sum(scores) / len(scores) if scores else None,
                     claim_labels=_claim_labels(group),
                 )
@@ -144,11 +145,7 @@ def summarize(
     gasp = bool(reports) and all(
         rep.method == "gasp" and rep.risk is not None for rep in reports if rep.state != "failed"
     )
-    values = [
-        rep.risk if gasp else rep.score
-        for rep in (s.report for s in scored)
-        if (rep.risk if gasp else rep.score) is not None
-    ]
+    values = [value for value in (rep.risk if gasp else rep.score for rep in scored) if value is not None]
     lo, hi = (min(values, default=0.0), max(values, default=1.0)) if gasp else (0.0, 1.0)
     hist = [0] * BINS
     width = (hi - lo) or 1.0
@@ -157,8 +154,8 @@ def summarize(
     return Summary(
         rows=len(rows),
         scored=len(scored),
-        hallucinated=sum(1 for s in scored if s.report.hallucinated),
-        answer_labels=dict(Counter(s.report.label.value if s.report.label else "none" for s in scored)),
+        hallucinated=sum(1 for rep in scored if rep.hallucinated),
+        answer_labels=dict(Counter(rep.label.value if rep.label else "none" for rep in scored)),
         claim_labels=_claim_labels(rows),
         states=dict(Counter((r.report.state if r.report else "failed") if r.ok else "failed" for r in rows)),
         problems=problems,

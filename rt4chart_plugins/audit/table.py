@@ -88,7 +88,7 @@ def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
     }
 
 
-_NO_CLAIM = {
+_NO_CLAIM: dict[str, Any] = {
     name: None
     for name in (
         "claim_id",

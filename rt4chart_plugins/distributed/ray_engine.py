@@ -41,8 +41,8 @@ class Scorer:
         self.spec = spec
         self.detector = spec.build()
         self.detector.prepare()
-        if bucket is not None:
-            limit_requests(self.detector.judge, bucket)
+        if bucket is not None:  # only for a judge that calls an API: the detector is a Verifier
+            limit_requests(getattr(self.detector, "judge", None), bucket)
 
     def __call__(self, batch: Any) -> dict[str, list]:
         return score_records(self.detector, batch.to_dict("records"), concurrency=self.spec.concurrency)

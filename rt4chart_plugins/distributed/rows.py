@@ -79,7 +79,7 @@ def score_records(
     reports = detector.verify_many([p for _, p in good], concurrency=concurrency) if good else []
     by_index = {i: rep for (i, _), rep in zip(good, reports)}
     rows = [
-        result_row(rid, report=by_index[i]) if i in by_index else result_row(rid, error=error_text(p))
+        result_row(rid, report=by_index[i]) if isinstance(p, VerifyInput) else result_row(rid, error=error_text(p))
         for i, (rid, p) in enumerate(parsed)
     ]
     return {col: [r[col] for r in rows] for col in RESULT_COLUMNS}

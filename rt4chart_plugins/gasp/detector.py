@@ -41,8 +41,9 @@ from rt4chart_plugins.types import (
     Window,
 )
 
-#: the scorer used when none is named; ``$RT4CHART_GASP_MODEL`` overrides
-DEFAULT_SCORER = "smollm2-135m"  # docs/gasp.md: ranks better than Qwen 0.5B on train rows, 2x faster
+#: the scorer used when none is named; ``$RT4CHART_GASP_MODEL`` overrides. It ranked training answers
+#: better than Qwen2.5-Coder-0.5B, in less time (lab/docs/benchmarks.md, "GASP, on RAGTruth test-150")
+DEFAULT_SCORER = "smollm2-135m"
 HEAD = "Answer using the context.\n\nContext:\n"
 _SLACK = 16  # tokens kept free for tokenization differences at the seams of the prompt pieces
 
@@ -61,7 +62,7 @@ class Scored:
 
 
 class GaspDetector(Detector):
-    """Grounding sensitivity by perturbation (method.md §2).
+    """Grounding sensitivity by perturbation (docs/gasp.md, "How it scores").
 
     ``model``: a scorer from :data:`rt4chart_plugins.models.MODELS` (fetched like the judge's
     model); ``model_path`` a GGUF file instead (then pass ``calibration``). ``chunks``: K, the

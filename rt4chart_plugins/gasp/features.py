@@ -23,7 +23,8 @@ def balanced_chunks(sizes: list[int], k: int) -> list[tuple[int, int]]:
     if n == 0:
         return []
     total = float(sum(max(s, 1) for s in sizes))
-    bounds, first, acc = [], 0, 0.0
+    bounds: list[tuple[int, int]] = []
+    first, acc = 0, 0.0
     for i, size in enumerate(sizes):
         acc += max(size, 1)
         chunks_left = k - len(bounds) - 1  # chunks still to open after this one closes

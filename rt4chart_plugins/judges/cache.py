@@ -21,6 +21,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_cache_dir
 
@@ -104,7 +105,8 @@ class JudgeCache:
             stacklevel=4,
         )
 
-    def get(self, key: str) -> object | None:
+    def get(self, key: str) -> Any:
+        """The value put under ``key``, read back from its JSON; None on a miss."""
         with self._lock:
             if self._db is None:
                 return None

@@ -9,9 +9,9 @@ each sentence whole. Windows are fitted to the LLM's context budget, since any c
 
 By default (``flag_only``) the LLM may only overrule an ENT: it sees the claims the verifier
 found supported (those within ``band`` above the threshold), and its verdict counts when it flags
-one. Allowed to overrule any verdict, on 30 RAGTruth test answers it cleared more true flags than
-it added (answer recall 0.80 → 0.53); only flagging, it kept the verifier's answer F1 (0.77) and
-raised span F1 from 0.36 to 0.45 (lab/docs/benchmarks.md, "The cascade").
+one. Allowed to overrule any verdict, it cleared more true flags than it added and answer recall
+fell; only flagging, it kept the verifier's answer F1 and raised its span F1 (the current table:
+lab/docs/benchmarks.md, "The cascade").
 """
 
 from __future__ import annotations
@@ -103,6 +103,7 @@ class CascadeJudge(Judge):
                 j.reason = f"{j.reason}; the embedded LLM agrees" if j.reason else "the embedded LLM agrees"
                 out.judgements.append(j)
             elif j.claim_id in better:
+                assert j.probs is not None  # only a claim with a P(ENT) is uncertain
                 llm = better[j.claim_id]
                 llm.reason = (
                     f"embedded LLM (the trained verifier was unsure: P(ENT)={j.probs[Label.ENT]:.2f}): "

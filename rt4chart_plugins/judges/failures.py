@@ -70,7 +70,7 @@ def headers_of(exc: BaseException) -> dict[str, str]:
     for e in causes(exc):
         for owner in (getattr(e, "response", None), e):
             headers = getattr(owner, "headers", None)
-            if isinstance(headers, Mapping) or hasattr(headers, "items"):
+            if headers is not None and (isinstance(headers, Mapping) or hasattr(headers, "items")):
                 try:
                     return {str(k).lower(): str(v) for k, v in headers.items()}
                 except Exception:  # noqa: BLE001 - a headers object we cannot read

@@ -106,7 +106,7 @@ def _serve_fresh_prompts() -> None:
     import llama_cpp
 
     class FreshPromptLlama(llama_cpp.Llama):
-        def generate(self, tokens, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def generate(self, tokens, *args, **kwargs):
             self.reset()  # no prefix of the previous request is reused: the prompt is read whole
             return super().generate(tokens, *args, **kwargs)
 

@@ -115,16 +115,15 @@ class PairScorer:
 
     One pair a run, because the int8 graph quantizes its activations per tensor
     (``DynamicQuantizeLinear``): in a batch, a pair's logits depend on the other pairs and on their
-    padding. Batched 32 at a time rather than one at a time, 3.6 % of RAGTruth test-150's pairs
-    changed their top class, so a claim's verdict changed with the other sentences of its answer.
-    Alone, a pair's logits depend on the claim and its premise and nothing else. Parallel runs
-    rather than one run on every core: for these short sequences two single-threaded runs score
-    pairs 1.5 times as fast as one two-threaded run (lab/docs/benchmarks.md, "Speed").
+    padding. Batched, some pairs changed their top class, so a claim's verdict changed with the
+    other sentences of its answer. Alone, a pair's logits depend on the claim and its premise and
+    nothing else. Parallel runs rather than one run on every core: for these short sequences
+    single-threaded runs side by side score pairs faster than one run on all the threads
+    (lab/docs/benchmarks.md, "Speed of the offline default").
 
     Since a pair's logits are its own, the last ``memo`` pairs' logits are kept: a claim meets the
-    same premise in overlapping windows and again in the global pass when windows are set (a tenth of
-    test-150's pairs with windows of 25), and a sentence that several answers to one context share
-    meets it again in each."""
+    same premise in overlapping windows and again in the global pass when windows are set, and a
+    sentence that several answers to one context share meets it again in each."""
 
     def __init__(self, model_path: Path, tokenizer: Any, workers: int, memo: int = 4096):
         from concurrent.futures import ThreadPoolExecutor

@@ -1,0 +1,69 @@
+"""The package's top level is its public API: what users call, the report they read and every
+error they can catch. Internal helpers stay in their own modules."""
+
+from __future__ import annotations
+
+import inspect
+
+import rt4chart_plugins
+from rt4chart_plugins import errors
+
+PUBLIC = {
+    # the detectors and their judges
+    "Verifier",
+    "GaspDetector",
+    "make_judge",
+    "Judge",
+    "PipelineConfig",
+    # what a report holds
+    "Report",
+    "ClaimVerdict",
+    "Evidence",
+    "Label",
+    "Span",
+    "Sentence",
+    "Cost",
+    # what can be caught
+    "Rt4chartError",
+    "InvalidInput",
+    "JudgeError",
+    "InvalidReply",
+    "JudgeUnavailable",
+    "ModelNotAvailable",
+    "MissingExtra",
+}
+
+
+def test_all_names_the_public_api_and_nothing_else():
+    assert len(rt4chart_plugins.__all__) == len(set(rt4chart_plugins.__all__)), "a name listed twice"
+    assert set(rt4chart_plugins.__all__) == PUBLIC
+    for name in rt4chart_plugins.__all__:
+        assert getattr(rt4chart_plugins, name) is not None
+
+
+def test_every_error_the_package_raises_is_exported():
+    raised = {
+        name
+        for name, value in vars(errors).items()
+        if inspect.isclass(value)
+        and issubclass(value, errors.Rt4chartError)
+        and value.__module__ == errors.__name__
+        and not name.startswith("_")
+    }
+    assert raised <= set(rt4chart_plugins.__all__), f"not exported: {sorted(raised - set(rt4chart_plugins.__all__))}"
+    for name in raised:
+        assert getattr(rt4chart_plugins, name) is getattr(errors, name)
+
+
+def test_the_internal_helpers_live_in_their_own_modules():
+    from rt4chart_plugins.detector import Detector, failed_report, run_sync
+    from rt4chart_plugins.types import VerifyInput, set_html_view
+
+    for helper in (Detector, failed_report, run_sync, VerifyInput, set_html_view):
+        assert helper.__name__ not in rt4chart_plugins.__all__
+
+
+def test_star_import_gives_the_public_api():
+    namespace: dict = {}
+    exec("from rt4chart_plugins import *", namespace)
+    assert set(namespace) - {"__builtins__"} == PUBLIC
