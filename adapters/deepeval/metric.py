@@ -73,6 +73,8 @@ class RT4ChartMetric(BaseMetric):
     instance also ``report`` (the typed :class:`rt4chart_plugins.Report`) and ``claims``.
     """
 
+    error: str | None = None  # deepeval's channel for a row this metric could not score
+
     _required_params: list[SingleTurnParams] = [SingleTurnParams.ACTUAL_OUTPUT, SingleTurnParams.RETRIEVAL_CONTEXT]
 
     def __init__(

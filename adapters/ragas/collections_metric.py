@@ -67,7 +67,7 @@ class RT4ChartFaithfulnessV2(CollectionsBaseMetric):
                 "output": report_payload(report),
             },
         )
-        result.report = report  # type: ignore[attr-defined]
+        result.report = report
         return result
 
     @staticmethod

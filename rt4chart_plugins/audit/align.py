@@ -24,7 +24,6 @@ MIN_WORDING = 0.5
 MIN_PLACE = 0.5
 
 
-
 @dataclass(frozen=True)
 class Pair:
     """A claim of the run before and its partner after; either is None when it has none."""

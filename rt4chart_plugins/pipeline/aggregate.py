@@ -57,7 +57,13 @@ def report_of(state: RunState) -> Report:
     """The last step: the run's Report, from the verdicts the stages left (the AND-join, the
     score, the unfaithful spans), or the failure that stopped it."""
     state.cost.seconds = time.perf_counter() - state.started
-    common = dict(
+    # what a failed run reports too: the inputs as segmented, the notes and the cost
+    common = Report(
+        label=None,
+        hallucinated=False,
+        score=0.0,
+        state="failed",
+        error=state.failed,
         answer=state.answer,
         question=state.question,
         answer_sentences=state.answer_sentences,
@@ -67,21 +73,22 @@ def report_of(state: RunState) -> Report:
         judge=state.judge.name,
     )
     if state.failed:
-        return Report(label=None, hallucinated=False, score=0.0, state="failed", error=state.failed, **common)
+        return common
     label, hallucinated, score, answer_state = answer_verdict(state.verdicts)
     error = None
     if answer_state == "failed":
         error = "no claim could be judged: " + next(iter(state.unjudged.values()), "")
-    return Report(
-        label=label,
-        hallucinated=hallucinated,
-        score=score,
-        state=answer_state,
-        claims=state.verdicts,
-        unfaithful_spans=unfaithful_spans(state.answer, state.verdicts),
-        phrase_spans=unfaithful_spans(state.answer, state.verdicts, sub_sentence=True),
-        windows=state.windows,
-        corrections=state.corrections,
-        error=error,
-        **common,
+    return common.model_copy(
+        update={
+            "label": label,
+            "hallucinated": hallucinated,
+            "score": score,
+            "state": answer_state,
+            "claims": state.verdicts,
+            "unfaithful_spans": unfaithful_spans(state.answer, state.verdicts),
+            "phrase_spans": unfaithful_spans(state.answer, state.verdicts, sub_sentence=True),
+            "windows": state.windows,
+            "corrections": state.corrections,
+            "error": error,
+        }
     )

@@ -71,7 +71,7 @@ async def verify_global(
                 )
             )
         if hinted:
-            hints = {c.id: (local[c.id].label, list(windows[local[c.id].window].ids)) for c in hinted}
+            hints = {c.id: (local[c.id].label, list(windows[_deciding(local[c.id])].ids)) for c in hinted}
             requests.append(
                 VerifyRequest(
                     mode="global_hint",
@@ -147,3 +147,9 @@ async def judge_globally(state: RunState) -> None:
         state.notes.append(
             "global verification skipped: the context fits in one window, so it would repeat the local pass"
         )
+
+
+def _deciding(verdict: LocalVerdict) -> int:
+    """The window that decided an ENT or CON local verdict (only a NIC has none)."""
+    assert verdict.window is not None, "an ENT or CON local verdict names its deciding window"
+    return verdict.window

@@ -17,7 +17,7 @@ import asyncio
 import json
 import re
 from dataclasses import dataclass
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public in json.decoder, absent from its stubs
 
 from sentencex import segment as _sentencex_segment
 
@@ -42,10 +42,10 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
             continue
         at = text.find(stripped, cursor)
         if at < 0:  # the splitter altered the text; fall back to a whitespace-tolerant search
-            at = _find_loose(text, stripped, cursor)
-            if at is None:
+            loose = _find_loose(text, stripped, cursor)
+            if loose is None:
                 continue
-            start, end = at
+            start, end = loose
         else:
             start, end = at, at + len(stripped)
         spans.append((start, end))
@@ -235,6 +235,7 @@ def _walk(text: str, pos: int, path: str, leaves: list[_Leaf], member_start: int
         items: list[_Leaf] = []
         index = 0
         flat = True  # every item a scalar (not an object or array)
+        end = pos
         while True:
             item_leaves: list[_Leaf] = []
             item_path = f"{path}[{index}]"
@@ -251,8 +252,8 @@ def _walk(text: str, pos: int, path: str, leaves: list[_Leaf], member_start: int
             raise _NotJson
         short = all(not isinstance(leaf.value, str) or len(leaf.value) <= LONG_FIELD_CHARS for leaf in items)
         if flat and short:  # a flat list of short scalars: one unit
-            value = ", ".join(_render(leaf.value) for leaf in items)
-            leaves.append(_Leaf(path, member_start, start, end, value))
+            joined = ", ".join(_render(leaf.value) for leaf in items)
+            leaves.append(_Leaf(path, member_start, start, end, joined))
         else:
             leaves.extend(items)
         return end

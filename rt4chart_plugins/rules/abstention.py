@@ -20,7 +20,10 @@ _NOT_KNOW = (
     rf"(?:information|details|data|knowledge)"
     rf"|I\s+(?:cannot|can{_APOSTROPHE}t|can\s+not)\s+(?:say|tell)"
 )
-_OBJECT = r"(?:\s+to\s+(?:answer|say|tell))?(?:\s+(?:the\s+answer|(?:this|that|the|your)\s+question|that|this|it|for\s+sure|for\s+certain))?"
+_OBJECT = (
+    r"(?:\s+to\s+(?:answer|say|tell))?"
+    r"(?:\s+(?:the\s+answer|(?:this|that|the|your)\s+question|that|this|it|for\s+sure|for\s+certain))?"
+)
 _ABOUT = (
     r"(?:\s+(?:to|for|about|on|regarding)\s+(?:that|this|it|your\s+question|the\s+question|this\s+question"
     r"|that\s+question))?"

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from rt4chart_plugins.rules.finding import Finding, quoted
+from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, AmountIndex, quantities
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_markers
@@ -62,7 +62,7 @@ def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
     Written numbers are read as :class:`~decimal.Decimal`, exact at any size: as floats, every
     number of 309 digits or more is the same infinity, and "1e400" would meet "1e401"."""
     text = strip_markers(text)
-    values: set[float] = set()
+    values: set[float | Decimal] = set()
     for m in CLOCK_12H.finditer(text):
         values.add(float(hour_24(m)))
     if as_claim:
@@ -180,7 +180,7 @@ class FactRule:
     """The fact check as a :class:`~rt4chart_plugins.rules.finding.Rule`. It only questions a
     claim the judge found supported: a judge that already flagged it has its own reason."""
 
-    name = "facts"
+    name: RuleName = "facts"
     overrules = frozenset({Label.ENT})
     by_sentence = False
 

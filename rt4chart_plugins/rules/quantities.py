@@ -239,8 +239,9 @@ class _WordsBefore:
         None if there is none. Exactly that reading, without reading the text up to ``position``:
         the words before the cut are the text's own, except near the cut, which is read again
         (a word it cuts, or "°C" that the next letters kept from being read as one)."""
-        if self._starts is None:
+        if self._starts is None or self._ends is None:
             self._index()
+        assert self._starts is not None and self._ends is not None  # read by _index
         i = bisect_left(self._starts, position) - 1  # the last word starting before the cut
         if i < 0:
             lo, rest = max(0, position - 4), -1

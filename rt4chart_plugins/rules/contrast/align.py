@@ -12,7 +12,7 @@ from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation,
 from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
-from rt4chart_plugins.rules.finding import Finding, quoted
+from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
 from rt4chart_plugins.rules.quantities import AmountIndex, Quantity, comparable, quantities
 from rt4chart_plugins.types import Label
 
@@ -138,7 +138,7 @@ class ContrastRule:
     """The contrast check as a :class:`~rt4chart_plugins.rules.finding.Rule`: it decides any
     label, since the words are the context's and the meaning is not."""
 
-    name = "contrast"
+    name: RuleName = "contrast"
     overrules = frozenset(Label)
     by_sentence = True
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rt4chart_plugins.rules.finding import Finding
+from rt4chart_plugins.rules.finding import Finding, RuleName
 from rt4chart_plugins.rules.records.fields import RecordField, YesNoFields
 from rt4chart_plugins.rules.records.hours import OpeningHours
 from rt4chart_plugins.types import Label
@@ -58,7 +58,7 @@ class RecordRule:
     """The record checks as a :class:`~rt4chart_plugins.rules.finding.Rule`: they decide any
     label, since a field is unambiguous where the judge reads a record as prose."""
 
-    name = "records"
+    name: RuleName = "records"
     overrules = frozenset(Label)
     by_sentence = True
 
