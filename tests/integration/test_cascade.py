@@ -22,7 +22,10 @@ def test_the_claims_the_verifier_is_unsure_of_go_to_the_llm(embedded_model_path)
                                           "llm": {"model_path": str(embedded_model_path)}},
                     decomposition="sentence").verify(CONTEXT, ANSWER)
     assert auto.state == "verified" and len(auto.claims) == 2
-    assert all(c.reason.startswith("embedded LLM (the trained verifier was unsure") for c in auto.claims)
+    # the LLM's verdicts say whose they are; the contrast rule, after every judge, then decides
+    # the "Anyone" claim with its own reason (the LLM's label kept beside it when it differs)
+    assert all(c.reason.startswith("embedded LLM (the trained verifier was unsure") for c in auto.claims if not c.rule)
+    assert auto.claims[0].rule is not None and auto.claims[0].rule.claim_says == "Anyone"
     assert auto.claims[0].label == Label.CON and auto.claims[0].evidence
     assert auto.cost.completion_tokens > 0 or auto.cost.judge_calls > 2
 
