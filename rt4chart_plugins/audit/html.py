@@ -137,6 +137,9 @@ def claim_item(
     if c.reason:
         reason = c.reason.rstrip()
         parts.append(f' <span class="reason">{e(reason if reason.endswith((".", "!", "?")) else reason + ".")}</span>')
+    if c.rule is not None:
+        said = f"; the judge had said {c.rule.judge_label.value}" if c.rule.judge_label else ""
+        parts.append(f' <span class="rule">Decided by the {e(c.rule.rule)} check ({e(c.rule.kind)}){e(said)}.</span>')
     if c.error:
         parts.append(f' <span class="error">{e(c.error)}</span>')
     if c.unsupported_facts:

@@ -51,6 +51,14 @@ class ClaimRow(BaseModel):
     p_ent: float | None
     p_con: float | None
     p_nic: float | None
+    encoder_ent: float | None  # the trained verifier's signals: its encoder's own softmax
+    encoder_con: float | None
+    encoder_nic: float | None
+    coverage: float | None  # the share of the claim's content words its premise holds
+    judged_alone: bool | None  # False: the judge read the claim's whole sentence
+    rule: str | None  # the deterministic check that decided the label: records, contrast, facts
+    rule_kind: str | None  # "negation", "quantifier", ..., "yes/no field", "number or name"
+    judge_label: str | None  # what the judge had said, when the rule changed it
     risk: float | None  # GASP: the sentence's grounding risk
     error: str | None
 
@@ -62,6 +70,7 @@ _LIST_COLUMNS = [name for name in COLUMNS if name.startswith("evidence_")]
 
 def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
     probs = c.probs or {}
+    encoder = c.signals.encoder if c.signals else {}
     return {
         "claim_id": c.id,
         "claim": c.text,
@@ -83,6 +92,14 @@ def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
         "p_ent": probs.get(Label.ENT),
         "p_con": probs.get(Label.CON),
         "p_nic": probs.get(Label.NIC),
+        "encoder_ent": encoder.get(Label.ENT),
+        "encoder_con": encoder.get(Label.CON),
+        "encoder_nic": encoder.get(Label.NIC),
+        "coverage": c.signals.coverage if c.signals else None,
+        "judged_alone": c.judged_alone,
+        "rule": c.rule.rule if c.rule else None,
+        "rule_kind": c.rule.kind if c.rule else None,
+        "judge_label": c.rule.judge_label.value if c.rule and c.rule.judge_label else None,
         "risk": c.grounding.risk if c.grounding else None,
         "error": c.error,
     }
@@ -105,6 +122,14 @@ _NO_CLAIM: dict[str, Any] = {
         "p_ent",
         "p_con",
         "p_nic",
+        "encoder_ent",
+        "encoder_con",
+        "encoder_nic",
+        "coverage",
+        "judged_alone",
+        "rule",
+        "rule_kind",
+        "judge_label",
         "risk",
     )
 }
@@ -159,8 +184,8 @@ def reports_to_dataframe(reports: Any):
     frame = pd.DataFrame.from_records(records, columns=columns)
     # nullable dtypes, so a missing probability or offset reads <NA>, never a float NaN posing as a value
     ints = ["claim_id", "span_start", "span_end", "phrase_start", "phrase_end"]
-    floats = ["score", "p_ent", "p_con", "p_nic", "risk"]
-    bools = ["ok", "hallucinated", "judged"]
+    floats = ["score", "p_ent", "p_con", "p_nic", "encoder_ent", "encoder_con", "encoder_nic", "coverage", "risk"]
+    bools = ["ok", "hallucinated", "judged", "judged_alone"]
     return frame.astype(
         {**{c: "Int64" for c in ints}, **{c: "Float64" for c in floats}, **{c: "boolean" for c in bools}}
     )

@@ -221,3 +221,9 @@ def test_a_baseline_gives_each_row_its_change(runs):
     assert rows[anchor("new")]["k"] == "only_after"
     assert '<option value="change">' in page and "was 1.00 (-0.50)" in page
 
+
+
+def test_a_claim_a_rule_decided_says_which_check_and_what_the_judge_had_said(audit_rows):
+    text = " ".join(parse(render_html(audit_rows)).text)
+    assert "Decided by the contrast check (quantifier)" in text  # the policy's "all users"
+    assert "Decided by the records check (yes/no field)" in text  # "has TVs" against HasTV False

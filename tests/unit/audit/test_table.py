@@ -91,3 +91,16 @@ def test_a_bench_record_becomes_a_row_per_claim(tmp_path):
     assert rows[0].source == "bench"
     [row] = claim_rows(rows)
     assert (row.label, row.span_start, row.span_end, row.p_ent, row.judge) == ("NIC", 0, 10, 0.3, "trained-x")
+
+
+def test_a_claim_a_rule_decided_names_the_rule_and_keeps_the_verifiers_signals(audit_rows):
+    frame = reports_to_dataframe(audit_rows)
+    policy = frame[frame.row_id == "policy"]
+    first = policy.iloc[0]  # "The trial policy applies to all users": "all" where the context says "Only"
+    assert (first.label, first.rule, first.rule_kind) == ("CON", "contrast", "quantifier")
+    assert first.encoder_ent + first.encoder_con + first.encoder_nic == pytest.approx(1.0)
+    assert 0.0 <= first.coverage <= 1.0
+    record = frame[frame.row_id == "record"].iloc[0]  # "has TVs" against "HasTV": "False"
+    assert (record.rule, record.rule_kind) == ("records", "yes/no field")
+    plain = policy[policy.label == "ENT"].iloc[0]
+    assert pd.isna(plain.rule) and pd.isna(plain.judge_label)
