@@ -84,11 +84,15 @@ class Signals(BaseModel):
     missing: list[str] = Field(default_factory=list)  # numbers and names of the claim its premise lacks
 
 
+#: the deterministic check families, in the order the rule stage applies them
+RuleName = Literal["records", "contrast", "facts"]
+
+
 class RuleFinding(BaseModel):
     """A deterministic check that decided a claim's label over the judge's: which family, what
     kind of difference, the claim's words it is about and what the context says instead."""
 
-    rule: Literal["records", "contrast", "facts"]
+    rule: RuleName
     kind: str  # "negation", "quantifier", …, "yes/no field", "opening hours", "number or name"
     claim_says: str = ""  # the claim's words the finding is about
     context_says: str | None = None  # the context sentence or record field it cites; None: nothing states it
@@ -112,7 +116,8 @@ class Judgement(BaseModel):
     probs: dict[Label, float] | None = None
     signals: Signals | None = None
     #: False when the verdict is its sentence's, read as a whole (the trained verifier judges a
-    #: clause within its sentence): a rule that flags a clause of that sentence flags it too
+    #: clause within its sentence): when a rule contradicts that sentence, the judge is asked
+    #: whether the clause holds alone (``Judge.support_alone``)
     alone: bool = True
 
 

@@ -80,11 +80,11 @@ def apply_rules(
         checkpoint()
         if v.label is None:
             continue
+        sentence = sentence_of.get(v.sentence_id, v.text)
         for rule, reading in rules:
             if v.label not in rule.overrules:
                 continue
             found = reading.check(v.text)
-            sentence = sentence_of.get(v.sentence_id, v.text)
             whole = False
             if found is None and rule.by_sentence and sentence != v.text:
                 key = (rule.name, v.sentence_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
 from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.rules.finding import quoted
 from rt4chart_plugins.types import (
     Claim,
     ClaimVerdict,
@@ -101,7 +102,7 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None)
     """A reason a person reads, for a judge that wrote none (the trained verifier): the sentence
     the context says, or what nothing in it mentions. The numbers behind the verdict are in the
     claim's ``probs`` and ``signals``."""
-    said = f"\u201c{evidence[0].text.strip()}\u201d" if evidence else None
+    said = quoted(evidence[0].text) if evidence else None
     if j.label == Label.ENT:
         return f"The context says {said}." if said else "Supported by the context."
     if j.label == Label.CON:
@@ -109,7 +110,7 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None)
     missing = j.signals.missing if j.signals else []
     words = [phrase.text] if phrase else missing
     if words:
-        return "Nothing in the context mentions " + " or ".join(f"\u201c{w.strip()}\u201d" for w in words) + "."
+        return "Nothing in the context mentions " + " or ".join(quoted(w) for w in words) + "."
     return "Nothing in the context states this."
 
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Protocol
 
-from rt4chart_plugins.types import Label
-
-RuleName = Literal["records", "contrast", "facts"]
+from rt4chart_plugins.types import Label, RuleName
 
 
 @dataclass(frozen=True)

@@ -148,15 +148,23 @@ class TrainedJudge(Judge):
         self, clauses: list[str], sentences: list[Sentence], question: str | None, cost: Cost
     ) -> list[float]:
         loaded = self._load()
-        texts = [s.text for s in sentences]
-        premises = Premises(
-            texts, loaded.count_tokens(texts), loaded.manifest.premise_budget, question=loaded.manifest.question
-        )
-        asked = premise_question(sentences, question)
+        premises, asked = self._premises(loaded, sentences, question)
         return [
-            probs[0] - (self.threshold + CLAUSE_MARGIN)
-            for _, probs, _ in self._score_alone(loaded, premises, asked, clauses, cost)
+            probs[0] - self._clause_bar for _, probs, _ in self._score_alone(loaded, premises, asked, clauses, cost)
         ]
+
+    @property
+    def _clause_bar(self) -> float:
+        """The support a clause scored alone must reach to count as supported on its own."""
+        return self.threshold + CLAUSE_MARGIN
+
+    @staticmethod
+    def _premises(loaded: _Loaded, sentences: list[Sentence], question: str | None) -> tuple[Premises, str | None]:
+        """The premise picker over ``sentences``, and the question its premises carry."""
+        texts = [s.text for s in sentences]
+        manifest = loaded.manifest
+        premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget, question=manifest.question)
+        return premises, premise_question(sentences, question)
 
     def _score_alone(
         self, loaded: _Loaded, premises: Premises, question: str | None, texts: list[str], cost: Cost
@@ -164,20 +172,22 @@ class TrainedJudge(Judge):
         """Each text judged alone, against its own premise: the premise, (P(ENT), P(CON), P(NIC)) and
         the encoder's signals."""
         picked = [premises.pick(t, question) for t in texts]
-        out = []
-        for text, premise, lg in zip(texts, picked, self._logits(loaded, texts, [p.text for p in picked], cost)):
-            cover, missing = coverage(text, premise.text), unsupported_facts(text, premise.text)
-            out.append((premise, self._decide(loaded.manifest, lg, cover, bool(missing)), _signals(lg, cover, missing)))
-        return out
+        logits = self._logits(loaded, texts, [p.text for p in picked], cost)
+        return [(premise, *self._read(loaded, text, premise, lg)) for text, premise, lg in zip(texts, picked, logits)]
+
+    def _read(
+        self, loaded: _Loaded, text: str, premise: Premise, logits: list[float]
+    ) -> tuple[tuple[float, float, float], Signals]:
+        """One pair's (P(ENT), P(CON), P(NIC)) from the artifact's decision, and the signals it read."""
+        cover, missing = coverage(text, premise.text), unsupported_facts(text, premise.text)
+        return self._decide(loaded.manifest, logits, cover, bool(missing)), _signals(logits, cover, missing)
 
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
         loaded = self._load()
-        manifest = loaded.manifest
-        texts = [s.text for s in request.sentences]
-        if not texts or not request.claims:
-            return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims} if not texts else {})
-        premises = Premises(texts, loaded.count_tokens(texts), manifest.premise_budget, question=manifest.question)
-        question = premise_question(request.sentences, request.question)
+        if not request.sentences or not request.claims:
+            unjudged = {c.id: "no context sentences" for c in request.claims} if not request.sentences else {}
+            return VerifyResult(unjudged=unjudged)
+        premises, question = self._premises(loaded, request.sentences, request.question)
         # the clauses of one answer sentence are judged as the sentence they make up first: a
         # clause alone ("and includes phone support") lacks its subject, and scoring clauses for
         # the verdict ranked answers worse (lab/docs/training.md); then each clause of a flagged
@@ -197,7 +207,7 @@ class TrainedJudge(Judge):
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
         for claim, lg, premise in zip(units, logits, picked):
             checkpoint()
-            judgement = self._judge(claim, lg, premise, premises, request)
+            judgement = self._judge(loaded, claim, lg, premise, premises, request)
             if judgement.label == Label.CON:
                 cite.append(len(out.judgements))
             out.judgements.append(judgement)
@@ -231,14 +241,17 @@ class TrainedJudge(Judge):
         return out
 
     def _judge(
-        self, claim: Claim, lg: list[float], premise: Premise, premises: Premises, request: VerifyRequest
+        self,
+        loaded: _Loaded,
+        claim: Claim,
+        lg: list[float],
+        premise: Premise,
+        premises: Premises,
+        request: VerifyRequest,
     ) -> Judgement:
         """One claim's (or one sentence's) judgement from its encoder logits and its premise. A
         CON's refuting sentence is chosen afterwards, sentence by sentence (:meth:`_cite`)."""
-        manifest = self._load().manifest
-        cover = coverage(claim.text, premise.text)
-        missing = unsupported_facts(claim.text, premise.text)
-        p_ent, p_con, p_nic = self._decide(manifest, lg, cover, bool(missing))
+        (p_ent, p_con, p_nic), signals = self._read(loaded, claim.text, premise, lg)
         label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
         scores = premise.scores
         ranked = premise.ranked()
@@ -258,7 +271,7 @@ class TrainedJudge(Judge):
             label=label,
             evidence=[request.sentences[i].id for i in evidence],
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
-            signals=_signals(lg, cover, missing),
+            signals=signals,
         )
 
     @staticmethod
@@ -333,7 +346,7 @@ class TrainedJudge(Judge):
                 )
                 continue
             scored = [(claim, *next(alone)) for claim in group]
-            passing = [probs[0] >= self.threshold + CLAUSE_MARGIN for _, _, probs, _ in scored]
+            passing = [probs[0] >= self._clause_bar for _, _, probs, _ in scored]
             if all(passing):
                 passing[min(range(len(scored)), key=lambda i: scored[i][2][0])] = False
             judgements = []
@@ -381,9 +394,7 @@ class TrainedJudge(Judge):
         for judgement, claim, premise, spans in jobs:
             phrase = None
             if len(spans) > 1:
-                phrase = weakest_clauses(
-                    claim.text, spans, [next(support_of) for _ in spans], self.threshold + CLAUSE_MARGIN
-                )
+                phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans], self._clause_bar)
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
 
 
