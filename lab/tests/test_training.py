@@ -44,7 +44,8 @@ def test_train_command_rebuilds_a_loadable_artifact(tmp_path, capsys):
     if _data_dir():
         assert "| fp32 |" in printed and manifest["validation"]["fp32"]["pairs"] > 0
         # the decision is fitted on the held-out pairs, contrastive ones included, and labels claims
-        assert manifest["decision"]["weights"] and len(manifest["decision"]["weights"]) == 3
+        assert len(manifest["decision"]["support"]["weights"]) == 3
+        assert len(manifest["decision"]["conflict"]["weights"]) == 2
         assert "contrastive" in manifest["validation"]["fp32"]
     report = Verifier(TrainedJudge(out), decomposition="sentence").verify(
         "The shop opens at 9 AM.", "The shop opens at 9 AM. It sells bread.")
@@ -216,13 +217,15 @@ def test_merge_refuses_a_model_without_the_encoder_interface(tmp_path):
         merge([tmp_path / "other.onnx"], tmp_path / "out.onnx")
 
 
-def test_the_fitted_decision_lets_a_confident_contradiction_outweigh_full_coverage():
-    """Held-out pairs where the claim's words are all in the premise are ENT or CON as the encoder
-    says; the fitted decision follows the encoder there, not the coverage."""
+def test_the_fitted_decision_follows_the_encoder_where_coverage_says_nothing():
+    """Held-out pairs where ENT and CON claims repeat the premise's words and NIC ones add new
+    words: the support model follows the encoder's P(ENT), and the conflict model tells a
+    confident contradiction from an absence by the encoder's CON-minus-NIC logit, whatever the
+    coverage."""
     import random
 
     from rt4chart_lab.training import train
-    from rt4chart_plugins.judges.trained.decision import decide, feature_vector
+    from rt4chart_plugins.judges.trained.decision import decide
 
     rng = random.Random(0)
     pairs, logits = [], []
@@ -235,11 +238,26 @@ def test_the_fitted_decision_lets_a_confident_contradiction_outweigh_full_covera
         lg[label] += 2.0
         logits.append(lg)
     decision = train.fit_decision(pairs, logits)
-    p_ent, p_con, p_nic = decide(decision, feature_vector([-1.0, 2.5, -1.0], 1.0, False))
+    p_ent, p_con, p_nic = decide(decision, [-1.0, 2.5, -1.0], 1.0, False)
     assert p_con > max(p_ent, p_nic)
-    p_ent, _, _ = decide(decision, feature_vector([2.5, -1.0, -1.0], 1.0, False))
+    p_ent, _, _ = decide(decision, [2.5, -1.0, -1.0], 1.0, False)
     assert p_ent > 0.5
-    assert "300 held-out pairs" in decision.fitted_on
+    assert abs(sum(decide(decision, [0.3, 0.1, 0.2], 0.4, True)) - 1) < 1e-9
+    assert "300 held-out pairs" in decision.fitted_on and "200 of them CON or NIC" in decision.fitted_on
+
+
+def test_an_unsupported_claims_share_of_contradiction_falls_back_to_the_encoder():
+    """With no contradicted pair to fit on, the conflict model is the encoder's own CON share."""
+    from rt4chart_lab.training import train
+    from rt4chart_plugins.judges.trained.decision import decide
+
+    pairs = [data.Pair(claim=f"c{k}", premise="p", label=0 if k % 2 else 2, source="ragtruth", group=f"g{k}")
+             for k in range(20)]
+    logits = [[2.0, -1.0, 0.0] if k % 2 else [-1.0, 0.0, 1.0] for k in range(20)]
+    decision = train.fit_decision(pairs, logits)
+    assert decision.conflict == train.unfitted_decision().conflict
+    _, p_con, p_nic = decide(decision, [-2.0, 1.5, -0.5], 0.5, False)
+    assert p_con > p_nic
 
 
 def test_the_threshold_is_fitted_on_answer_f1_and_span_f1_together():
@@ -271,14 +289,15 @@ def test_refit_keeps_the_model_and_refits_the_weights_and_threshold(tmp_path, ca
     out = tmp_path / "artifact"
     assert main(["train-verifier", "--out", str(out), *TINY, "--sources", "ragtruth,records"]) == 0
     first = encoder.load_manifest(out, check=True)[1]
-    # as if an older rule had fitted it: the refit must restore what today's rule fits
-    stale = first.model_copy(update={"threshold": 0.95, "decision": None})
-    (out / encoder.MANIFEST_FILE).write_text(stale.model_dump_json())
+    # as an artifact from before the fitted decision: the earlier weights, another threshold; the
+    # refit must restore what today's rule fits
+    stale = first.model_dump(mode="json", exclude={"decision"}) | {"threshold": 0.95, "combine": {"coverage": 0.5}}
+    (out / encoder.MANIFEST_FILE).write_text(json.dumps(stale))
     capsys.readouterr()
     again = tmp_path / "refit"
     assert main(["train-verifier", "--refit", str(out), "--out", str(again)]) == 0
     refit = encoder.load_manifest(again, check=True)[1]
     assert refit.sha256 == first.sha256 == encoder.sha256_file(again / encoder.MODEL_FILE)
     assert (refit.threshold, refit.decision) == (first.threshold, first.decision) and refit.decision is not None
-    assert refit.training["refit"]["previous_threshold"] == 0.95
+    assert refit.training["refit"]["previous"] == {"threshold": 0.95, "combine": {"coverage": 0.5}}
     assert "refitted" in capsys.readouterr().out

@@ -94,6 +94,10 @@ def test_a_bare_number_in_the_question_states_no_time_of_day(verifier, question)
     """"0" in the question made "midnight" (hour 0) a fact the source states: CON became ENT."""
     report = verifier.verify(context="The store opens at 9 AM and closes at 5 PM.", answer="It closes at midnight.",
                              question=question)
-    assert report.label.value == "CON"
+    # flagged, whatever the question: by the judge (CON), or by the fact check, which does not
+    # read "midnight" into the question's bare number
+    claim = report.claims[0]
+    assert report.label.value in ("CON", "NIC")
+    assert claim.label.value == "CON" or (claim.rule and claim.rule.rule == "facts" and "midnight" in claim.rule.claim_says)
     assert unsupported_facts("It closes at 9 PM.", "It closes at 5 PM. It has 21 tables.") == ["9 PM"]
     assert unsupported_facts("It closes at 9 PM.", "It closes at 21:00.") == []

@@ -117,7 +117,8 @@ def supported_sentences(rows) -> list[tuple[str, str]]:
 def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, question: str = "always",
                    rng: random.Random, augment: bool, limit: int | None = None,
                    clause_rate: float = 0.0, drop_rate: float = 0.3) -> tuple[list[Pair], list[Pair]]:
-    """(train pairs, validation pairs) from RAGTruth train rows; validation holds real pairs only.
+    """(train pairs, validation pairs) from RAGTruth train rows. Validation holds the held-out sources' real
+    sentences and, with ``augment``, their edits (source ``ragtruth-aug``), which fit the decision only.
     ``clause_rate``: the share of supported sentences that also yield clause edits (:func:`_clauses`);
     ``drop_rate``: the share that also yield a hard negative, the same sentence against its context
     with the sentences that state it removed (what is left shares its words, not its facts)."""
@@ -149,7 +150,15 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
             pair = Pair(claim=sent.text, premise=premise, label=LABEL_ID[label], source="ragtruth", group=row.id,
                         chars=sent.end - sent.start, gold_chars=gold_overlap(sent.start, sent.end, row.labels))
             (val if held else train).append(pair)
-            if held or not augment or label != "ENT":
+            if not augment or label != "ENT":
+                continue
+            if held:
+                # the same edits of a held-out sentence, drawn from a generator of its own so that
+                # the training pairs stay what they were: the decision is fitted on them too, so
+                # that it sees changed numbers and removed support the encoder never trained on
+                own = random.Random(f"{row.id}:{sent.start}")
+                val.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, own,
+                                    drop_rate=drop_rate))
                 continue
             train.extend(_augment(sent.text, row.question, build, names, supported_pool, group, row.id, rng,
                                   drop_rate=drop_rate))

@@ -27,11 +27,12 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-from rt4chart_lab.logistic import fit_multinomial, softmax
+from rt4chart_lab.logistic import fit_binary, softmax
 from rt4chart_lab.metrics import auc
 from rt4chart_plugins.errors import MissingExtra
 from rt4chart_plugins.judges.trained import encoder
-from rt4chart_plugins.judges.trained.decision import Decision, decide, feature_vector, legacy_probs
+from rt4chart_plugins.judges.trained.decision import (
+    CONFLICT_FEATURES, SUPPORT_FEATURES, Decision, Logistic, conflict_features, decide, support_features)
 from rt4chart_plugins.judges.trained.premise import coverage
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_lab.training import data, ensemble
@@ -40,8 +41,9 @@ VERSION = "2"
 #: the threshold fit keeps answer-level precision at or above this (the issue's target; users read F1
 #: with precision) and, among those thresholds, takes the best mean of answer F1 and span F1
 MIN_PRECISION = 0.65
-#: the decision's L2 penalty on its standardized weights: five features, thousands of pairs
-DECISION_L2 = 1e-3
+#: the decision's L2 penalty on its standardized weights: two or three features, a few hundred
+#: held-out sentences (few of them unsupported), so a mild penalty keeps a weight from chasing one row
+DECISION_L2 = 1e-2
 QUANT_TOLERANCE = 0.02  # int8 is kept when its validation answer AUC is within this of fp32
 _print = functools.partial(print, flush=True)  # progress must show while training runs
 
@@ -216,36 +218,58 @@ def onnx_probs(model_path: Path, tok, pairs: list[data.Pair]) -> list[list[float
     return softmax(np.asarray(onnx_logits(model_path, tok, pairs))).tolist()
 
 
-def _features(pairs: list[data.Pair], logits: list[list[float]]) -> list[list[float]]:
-    return [feature_vector(lg, coverage(p.claim, p.premise), bool(unsupported_facts(p.claim, p.premise)))
-            for p, lg in zip(pairs, logits)]
+def _signals(pairs: list[data.Pair]) -> list[tuple[float, bool]]:
+    """Each pair's word coverage and number/name check, as the judge computes them."""
+    return [(coverage(p.claim, p.premise), bool(unsupported_facts(p.claim, p.premise))) for p in pairs]
 
 
-def decided(pairs: list[data.Pair], logits: list[list[float]], *, decision: Decision | None = None,
-            combine: dict[str, float] | None = None) -> list[tuple[float, float, float]]:
-    """(P(ENT), P(CON), P(NIC)) per pair: by the fitted decision, by the earlier support rule
-    (``combine``), or the encoder's own softmax when neither is given."""
+def decided(pairs: list[data.Pair], logits: list[list[float]], *,
+            decision: Decision | None = None) -> list[tuple[float, float, float]]:
+    """(P(ENT), P(CON), P(NIC)) per pair: by the fitted decision, or the encoder's own softmax."""
     if decision is not None:
-        return [decide(decision, x) for x in _features(pairs, logits)]
-    probs = softmax(np.asarray(logits)).tolist() if logits else []
-    if combine is not None:
-        return [legacy_probs(pr, x[3], bool(x[4]), combine) for pr, x in zip(probs, _features(pairs, logits))]
-    return [tuple(pr) for pr in probs]
+        return [decide(decision, lg, cover, missing) for lg, (cover, missing) in zip(logits, _signals(pairs))]
+    return [tuple(pr) for pr in softmax(np.asarray(logits)).tolist()] if logits else []
+
+
+def _logistic(features: tuple[str, ...], x: np.ndarray, y: np.ndarray, l2: float, *, balanced: bool) -> Logistic:
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    w, b = fit_binary((x - mean) / scale, y, l2, balanced=balanced)
+    return Logistic(features=features, mean=mean.tolist(), scale=scale.tolist(), weights=w.tolist(), bias=b)
+
+
+#: the conflict model when there is nothing to fit it on: the encoder's own CON share of CON + NIC
+_ENCODER_CONFLICT = Logistic(features=CONFLICT_FEATURES, mean=[0.0, 0.0], scale=[1.0, 1.0], weights=[1.0, 0.0], bias=0.0)
+
+
+def unfitted_decision() -> Decision:
+    """The decision of an artifact whose recipe holds out no rows (a test's tiny run): the encoder's
+    own P(ENT), steepened around 0.5 but in the same order, and its own CON share."""
+    support = Logistic(features=SUPPORT_FEATURES, mean=[0.5, 0.0, 0.0], scale=[1.0, 1.0, 1.0],
+                       weights=[8.0, 0.0, 0.0], bias=0.0)
+    return Decision(support=support, conflict=_ENCODER_CONFLICT, fitted_on="nothing: the recipe holds out no rows")
 
 
 def fit_decision(pairs: list[data.Pair], logits: list[list[float]], *, l2: float = DECISION_L2) -> Decision:
-    """The judge's decision (:mod:`rt4chart_plugins.judges.trained.decision`): a class-balanced
-    multinomial logistic regression over the encoder's logits, coverage and the number/name check,
-    fitted on the held-out pairs whose label is known exactly (CON or NIC, not "not ENT")."""
-    keep = [i for i, p in enumerate(pairs) if p.label < 3]
-    x = np.asarray(_features([pairs[i] for i in keep], [logits[i] for i in keep]), dtype=np.float64)
-    y = np.asarray([pairs[i].label for i in keep])
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    w, b = fit_multinomial((x - mean) / scale, y, l2)
-    sources = Counter(pairs[i].source.split("/")[0] for i in keep)
-    return Decision(mean=mean.tolist(), scale=scale.tolist(), weights=w.tolist(), bias=b.tolist(),
-                    fitted_on=f"{len(keep)} held-out pairs ({', '.join(f'{k} {n}' for k, n in sorted(sources.items()))})")
+    """The judge's decision (:mod:`rt4chart_plugins.judges.trained.decision`), fitted on held-out
+    pairs: the support model on every pair (ENT against the rest, "not ENT" included), unweighted;
+    the conflict model on the pairs known to be CON or NIC, class-balanced. With no CON or no NIC
+    pair to fit on, the conflict model is the encoder's own CON share (weight 1 on its logit
+    difference, none on coverage)."""
+    signals = _signals(pairs)
+    x_sup = np.asarray([support_features(lg, c, m) for lg, (c, m) in zip(logits, signals)], dtype=np.float64)
+    support = _logistic(SUPPORT_FEATURES, x_sup, np.asarray([p.label == 0 for p in pairs]), l2, balanced=False)
+    typed = [i for i, p in enumerate(pairs) if p.label in (1, 2)]
+    y_con = np.asarray([pairs[i].label == 1 for i in typed])
+    if typed and 0 < y_con.sum() < len(typed):
+        x_con = np.asarray([conflict_features(logits[i], signals[i][0]) for i in typed], dtype=np.float64)
+        conflict = _logistic(CONFLICT_FEATURES, x_con, y_con, l2, balanced=True)
+    else:
+        conflict = _ENCODER_CONFLICT
+    sources = Counter(p.source.split("/")[0] for p in pairs)
+    return Decision(support=support, conflict=conflict,
+                    fitted_on=f"{len(pairs)} held-out pairs ({', '.join(f'{k} {n}' for k, n in sorted(sources.items()))}), "
+                              f"{len(typed)} of them CON or NIC")
 
 
 def contrastive_accuracy(pairs: list[data.Pair], probs: list[tuple[float, float, float]], threshold: float) -> dict:
@@ -316,8 +340,10 @@ def evaluate(pairs: list[data.Pair], probs: list[tuple[float, float, float]],
 
 
 def split_validation(val: list[data.Pair]) -> tuple[list[data.Pair], list[data.Pair]]:
-    """(held-out RAGTruth sentences, held-out contrastive pairs)."""
-    return [p for p in val if p.source == "ragtruth"], [p for p in val if p.source != "ragtruth"]
+    """(held-out RAGTruth sentences, held-out contrastive pairs). The edits of held-out RAGTruth
+    sentences are in neither: they fit the decision, and the threshold is RAGTruth's own."""
+    return ([p for p in val if p.source == "ragtruth"],
+            [p for p in val if p.source not in ("ragtruth", "ragtruth-aug")])
 
 
 def validate(val: list[data.Pair], logits: list[list[float]], *, fit: bool) -> tuple[dict, Decision | None]:
@@ -380,10 +406,9 @@ def run(cfg: TrainConfig, out_dir: Path, *, data_dir: str | None = None, log=_pr
 def _validation_pairs(cfg: TrainConfig, data_dir: str | None) -> list[data.Pair]:
     """The held-out RAGTruth sentences ``cfg``'s recipe validates on, without building its training
     pairs. They are RAGTruth's: without RAGTruth in the recipe there are none, as in :func:`run`."""
-    real = ("ragtruth",) if {"ragtruth", "ragtruth-aug"} & set(cfg.sources) else ()
-    if not real:
+    if not {"ragtruth", "ragtruth-aug"} & set(cfg.sources):
         return []
-    real += tuple(s for s in ("extra", "edits", "facts") if s in cfg.sources)
+    real = ("ragtruth",) + tuple(s for s in ("ragtruth-aug", "extra", "edits", "facts") if s in cfg.sources)
     _, val = build_pairs(cfg.model_copy(update={"sources": real, "max_pairs": None}),
                          encoder.token_counter(_base_model_dir() / encoder.TOKENIZER_FILE), data_dir)
     return val
@@ -424,27 +449,30 @@ def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log
     """The artifact in ``artifact_dir``, its model untouched, with its decision and threshold fitted
     again by today's rule (:func:`fit_decision`, :func:`evaluate`) on the validation rows its recipe
     holds out: what a rebuild with the same recipe would fit, without the training."""
-    directory, manifest = encoder.load_manifest(artifact_dir, check=True)
-    cfg = TrainConfig(**manifest.training.get("config", {}))
+    # read as JSON, not as a Manifest: an artifact from before the fitted decision has none to load
+    directory = Path(artifact_dir)
+    raw = json.loads((directory / encoder.MANIFEST_FILE).read_text())
+    if encoder.sha256_file(directory / encoder.MODEL_FILE) != raw.get("sha256"):
+        raise ValueError(f"{directory / encoder.MODEL_FILE} does not match its manifest's sha256")
+    previous = {"threshold": raw.get("threshold"), **{k: raw.pop(k) for k in ("decision", "combine") if k in raw}}
+    cfg = TrainConfig(**raw.get("training", {}).get("config", {}))
     val = _validation_pairs(cfg, data_dir)
     if not val:
         raise ValueError("the recipe holds out no RAGTruth rows: nothing to fit on")
     tok = encoder.load_tokenizer(directory / encoder.TOKENIZER_FILE, cfg.max_length)
     results, decision = validate(val, onnx_logits(directory / encoder.MODEL_FILE, tok, val), fit=True)
-    refitted = manifest.model_copy(update={
-        "threshold": results["decision"]["answer_best"]["threshold"], "decision": decision,
-        "validation": {**manifest.validation, **results},
-        "training": {**manifest.training, "refit": {"date": time.strftime("%Y-%m-%d"), "min_precision": MIN_PRECISION,
-                                                    "previous_threshold": manifest.threshold,
-                                                    "previous_decision": manifest.decision.model_dump()
-                                                    if manifest.decision else {"combine": manifest.combine}}}})
+    refitted = encoder.Manifest.model_validate({
+        **raw, "threshold": results["decision"]["answer_best"]["threshold"], "decision": decision.model_dump(),
+        "validation": {**raw.get("validation", {}), **results},
+        "training": {**raw.get("training", {}), "refit": {"date": time.strftime("%Y-%m-%d"),
+                                                          "min_precision": MIN_PRECISION, "previous": previous}}})
     out_dir.mkdir(parents=True, exist_ok=True)
     if out_dir.resolve() != directory.resolve():
         for f in (encoder.MODEL_FILE, encoder.TOKENIZER_FILE):
             shutil.copyfile(directory / f, out_dir / f)
     (out_dir / encoder.MANIFEST_FILE).write_text(refitted.model_dump_json(indent=2) + "\n")
     log(_table(results))
-    log(f"refitted {directory} -> {out_dir}: threshold {manifest.threshold} -> {refitted.threshold}")
+    log(f"refitted {directory} -> {out_dir}: threshold {previous['threshold']} -> {refitted.threshold}")
     return refitted
 
 
@@ -456,7 +484,7 @@ def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, 
     base = _base_model_dir()
     tok = encoder.load_tokenizer(base / encoder.TOKENIZER_FILE, cfg.max_length)
     results: dict[str, dict] = {}
-    decision = None
+    decision = unfitted_decision()
     with tempfile.TemporaryDirectory() as tmp:
         given = "int8" if quantized else "fp32"
         logits = {given: onnx_logits(model, tok, val)} if val else {}
@@ -480,7 +508,8 @@ def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, 
     shutil.copyfile(base / encoder.TOKENIZER_FILE, out_dir / encoder.TOKENIZER_FILE)
     name = "int8" if quantized else "fp32"
     if val:
-        fitted, decision = validate(val, logits[name], fit=True)
+        fitted, fitted_decision = validate(val, logits[name], fit=True)
+        decision = fitted_decision or decision
         results[f"{name} + decision"] = fitted["decision"]
     final = results.get(f"{name} + decision", {})
     manifest = encoder.Manifest(

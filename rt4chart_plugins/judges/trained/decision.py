@@ -1,15 +1,20 @@
 """How the trained judge turns what it measured about a claim into ENT, CON or NIC.
 
-A multinomial logistic regression over the encoder's three logits, the share of the claim's words
-that the premise contains, and whether the claim names a number or a name the premise lacks,
-fitted on held-out training rows (``rt4chart train-verifier``). Unlike a hand-weighted sum, it
-lets a confident contradiction outweigh full word coverage: a sentence whose words are all in the
-context but which says the opposite is CON when the encoder says so. The label is read off the
-same three probabilities that the reason reports: ENT when P(ENT) reaches the threshold, else
-the larger of P(CON) and P(NIC).
+Two logistic regressions, both fitted on training rows the encoder never saw
+(``rt4chart train-verifier``), both stored in the artifact's manifest:
 
-An artifact without a fitted decision (``Manifest.decision`` is None) keeps the earlier support
-formula (:func:`legacy_probs`), so an older artifact scores exactly as it did.
+- **support**, P(ENT): over the encoder's P(ENT), the share of the claim's words that the premise
+  contains, and whether the claim names a number or a name the premise lacks. It is fitted on
+  supported against unsupported sentences, unweighted, so P(ENT) keeps the odds it was fitted at
+  and the threshold means what the fit says.
+- **conflict**, the share of the rest that is contradiction: over the encoder's CON-minus-NIC logit
+  and the coverage (a claim whose words the premise mostly has is about something the context
+  states, differently). Fitted on contradicted against baseless sentences, class-balanced,
+  because baseless ones outnumber contradicted ones several to one.
+
+P(CON) = (1 − P(ENT)) · conflict and P(NIC) = (1 − P(ENT)) · (1 − conflict). The label is read
+off the same three probabilities that the reason reports: ENT when P(ENT) reaches the threshold,
+else the larger of P(CON) and P(NIC). Nothing on this path is weighted by hand.
 """
 
 from __future__ import annotations
@@ -17,53 +22,74 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-#: the inputs of the decision, in the order of each weight row
-FEATURES = ("logit_ent", "logit_con", "logit_nic", "coverage", "fact_missing")
+#: the support model's inputs, in the order of its weights
+SUPPORT_FEATURES = ("p_ent", "coverage", "fact_missing")
+#: the conflict model's inputs, in the order of its weights
+CONFLICT_FEATURES = ("logit_con_minus_nic", "coverage")
+
+
+class Logistic(BaseModel):
+    """``sigmoid(weights · standardized(x) + bias)``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    features: tuple[str, ...]
+    mean: list[float] = Field(description="per-feature mean on the fitting rows")
+    scale: list[float] = Field(description="per-feature standard deviation on the fitting rows")
+    weights: list[float]
+    bias: float
+
+    @model_validator(mode="after")
+    def _same_length(self) -> Logistic:
+        if not len(self.features) == len(self.mean) == len(self.scale) == len(self.weights):
+            raise ValueError("features, mean, scale and weights must have one entry per feature")
+        return self
+
+    def prob(self, x: Sequence[float]) -> float:
+        z = sum(w * (v - m) / s for w, v, m, s in zip(self.weights, x, self.mean, self.scale)) + self.bias
+        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
 class Decision(BaseModel):
-    """The fitted logistic regression: ``softmax(weights @ standardized(x) + bias)`` over
-    (ENT, CON, NIC)."""
+    """The artifact's fitted decision (see the module docstring)."""
 
-    features: tuple[str, ...] = FEATURES
-    mean: list[float] = Field(description="per-feature mean on the fitting rows")
-    scale: list[float] = Field(description="per-feature standard deviation on the fitting rows")
-    weights: list[list[float]] = Field(description="3 rows (ENT, CON, NIC) of one weight per feature")
-    bias: list[float]
+    model_config = ConfigDict(extra="forbid")
+
+    support: Logistic
+    conflict: Logistic
     fitted_on: str = ""
 
+    @model_validator(mode="after")
+    def _known_features(self) -> Decision:
+        if self.support.features != SUPPORT_FEATURES or self.conflict.features != CONFLICT_FEATURES:
+            raise ValueError(
+                f"a decision over {SUPPORT_FEATURES} and {CONFLICT_FEATURES} was expected, "
+                f"got {self.support.features} and {self.conflict.features}"
+            )
+        return self
 
-def feature_vector(logits: Sequence[float], coverage: float, fact_missing: bool) -> list[float]:
-    return [float(logits[0]), float(logits[1]), float(logits[2]), float(coverage), 1.0 if fact_missing else 0.0]
 
-
-def decide(decision: Decision, x: Sequence[float]) -> tuple[float, float, float]:
-    """(P(ENT), P(CON), P(NIC)) for one feature vector."""
-    z = [(v - m) / s for v, m, s in zip(x, decision.mean, decision.scale)]
-    scores = [sum(w * v for w, v in zip(row, z)) + b for row, b in zip(decision.weights, decision.bias)]
-    top = max(scores)
-    e = [math.exp(s - top) for s in scores]
+def softmax(logits: Sequence[float]) -> list[float]:
+    top = max(logits)
+    e = [math.exp(v - top) for v in logits]
     total = sum(e)
-    return e[0] / total, e[1] / total, e[2] / total
+    return [v / total for v in e]
 
 
-def legacy_probs(
-    enc: Sequence[float], coverage: float, fact_missing: bool, combine: dict[str, float]
+def support_features(logits: Sequence[float], coverage: float, fact_missing: bool) -> list[float]:
+    return [softmax(logits)[0], float(coverage), 1.0 if fact_missing else 0.0]
+
+
+def conflict_features(logits: Sequence[float], coverage: float) -> list[float]:
+    return [float(logits[1]) - float(logits[2]), float(coverage)]
+
+
+def decide(
+    decision: Decision, logits: Sequence[float], coverage: float, fact_missing: bool
 ) -> tuple[float, float, float]:
-    """The earlier rule: support = (P(ENT) + a·coverage + b·[no new number or name]) / (1 + a + b),
-    the rest split into CON and NIC by the mean of the encoder's CON share and the coverage."""
-    a, b = combine.get("coverage", 0.0), combine.get("fact", 0.0)
-    p_ent = (enc[0] + a * coverage + b * (0.0 if fact_missing else 1.0)) / (1.0 + a + b)
-    share = conflict_share(enc[1], enc[2], coverage)
-    return p_ent, (1 - p_ent) * share, (1 - p_ent) * (1 - share)
-
-
-def conflict_share(p_con: float, p_nic: float, coverage: float) -> float:
-    """The earlier rule's share of a claim's unsupported mass that is contradiction (CON) rather
-    than absence (NIC): the mean of the encoder's own CON share and the premise's coverage of the
-    claim's words (a claim whose words the premise mostly has is about something the context
-    states, differently)."""
-    share = p_con / (p_con + p_nic) if p_con + p_nic > 0 else 0.5
-    return (share + coverage) / 2
+    """(P(ENT), P(CON), P(NIC)) for one (claim, premise) pair."""
+    p_ent = decision.support.prob(support_features(logits, coverage, fact_missing))
+    share = decision.conflict.prob(conflict_features(logits, coverage))
+    return p_ent, (1.0 - p_ent) * share, (1.0 - p_ent) * (1.0 - share)

@@ -38,19 +38,12 @@ class Manifest(BaseModel):
     max_length: int = Field(description="tokens per (claim, premise) pair")
     premise_budget: int = Field(description="tokens of context sentences per premise")
     threshold: float = Field(description="support at or above which a claim is ENT (fitted on train rows)")
-    combine: dict[str, float] = Field(
-        default_factory=lambda: {"coverage": 0.0, "fact": 0.0},
-        description="the earlier decision's weights of word coverage and of the number/name check beside "
-        "the encoder's P(ENT); used only when ``decision`` is None (decision.legacy_probs)",
-    )
     question: str = Field(
         "always",
         description="how the premise reads the question: 'always' (what the "
         "artifact was trained on up to v1), or only for an 'elliptical' claim (premise.py)",
     )
-    decision: Decision | None = Field(
-        None, description="the fitted logistic regression that labels a claim (decision.py)"
-    )
+    decision: Decision = Field(description="the fitted logistic regressions that label a claim (decision.py)")
     base_model: str
     quantized: bool
     training: dict[str, Any] = Field(default_factory=dict)

@@ -11,7 +11,6 @@ How it was trained, and where it fails: lab/docs/training.md.
 from __future__ import annotations
 
 import asyncio
-import math
 import os
 import threading
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import Any
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.judges.trained.decision import decide, feature_vector, legacy_probs
+from rt4chart_plugins.judges.trained.decision import decide, softmax
 from rt4chart_plugins.judges.trained.encoder import (
     MODEL_FILE,
     TOKENIZER_FILE,
@@ -52,6 +51,10 @@ _LOADED: dict[tuple[str, int], _Loaded] = {}
 #: threshold is fitted for whole sentences; clauses are scored against their own premise and read
 #: best a little higher (the sweep on held-out train answers: lab/docs/training.md)
 CLAUSE_MARGIN = 0.15
+#: a clause in doubt (a rule contradicted its sentence) keeps its support only if, read alone, the
+#: decision finds it more likely supported than not, whatever the threshold: the sentence it came
+#: from is already known to be wrong somewhere, and a short clause clears a low bar on shared words
+DOUBT_FLOOR = 0.5
 #: a contradicted claim's refuting sentence is looked for among this many of its premise's best-matching sentences
 EVIDENCE_CANDIDATES = 4
 _LOAD_LOCK = threading.Lock()
@@ -139,7 +142,8 @@ class TrainedJudge(Judge):
         self, clauses: list[str], sentences: list[Sentence], question: str | None, *, cost: Cost
     ) -> list[float] | None:
         """Each clause scored against its own premise, as :meth:`_split` scores the clauses of a
-        flagged sentence: P(ENT) against the threshold plus :data:`CLAUSE_MARGIN`."""
+        flagged sentence: P(ENT) against the threshold plus :data:`CLAUSE_MARGIN`, and at least
+        :data:`DOUBT_FLOOR`."""
         if not clauses or not sentences:
             return [-1.0] * len(clauses)
         return await asyncio.to_thread(self._support_alone_sync, clauses, sentences, question, cost)
@@ -150,7 +154,8 @@ class TrainedJudge(Judge):
         loaded = self._load()
         premises, asked = self._premises(loaded, sentences, question)
         return [
-            probs[0] - self._clause_bar for _, probs, _ in self._score_alone(loaded, premises, asked, clauses, cost)
+            probs[0] - max(self._clause_bar, DOUBT_FLOOR)
+            for _, probs, _ in self._score_alone(loaded, premises, asked, clauses, cost)
         ]
 
     @property
@@ -278,9 +283,7 @@ class TrainedJudge(Judge):
     def _decide(
         manifest: Manifest, logits: list[float], cover: float, fact_missing: bool
     ) -> tuple[float, float, float]:
-        if manifest.decision is not None:
-            return decide(manifest.decision, feature_vector(logits, cover, fact_missing))
-        return legacy_probs(_softmax(logits), cover, fact_missing, manifest.combine)
+        return decide(manifest.decision, logits, cover, fact_missing)
 
     def _cite(self, loaded: _Loaded, request: VerifyRequest, jobs: list, cost: Cost) -> None:
         """A contradicted claim cites the one premise sentence that refutes it: each of the
@@ -293,7 +296,7 @@ class TrainedJudge(Judge):
                 where.append((j, i))
         best: dict[int, tuple[float, int]] = {}
         for (j, i), lg in zip(where, self._logits(loaded, [c for c, _ in pairs], [t for _, t in pairs], cost)):
-            p_con = _softmax(lg)[1]
+            p_con = softmax(lg)[1]
             if j not in best or p_con > best[j][0]:
                 best[j] = (p_con, i)
         for j, (judgement, _claim, _premise) in enumerate(jobs):
@@ -411,15 +414,8 @@ def _by_sentence(claims: list[Claim]) -> list[list[Claim]]:
 
 
 def _signals(logits: list[float], cover: float, missing: list[str]) -> Signals:
-    enc = _softmax(logits)
+    enc = softmax(logits)
     return Signals(encoder={Label.ENT: enc[0], Label.CON: enc[1], Label.NIC: enc[2]}, coverage=cover, missing=missing)
-
-
-def _softmax(logits: list[float]) -> list[float]:
-    top = max(logits)
-    e = [math.exp(v - top) for v in logits]
-    total = sum(e)
-    return [v / total for v in e]
 
 
 def premise_question(sentences: list[Sentence], question: str | None) -> str | None:

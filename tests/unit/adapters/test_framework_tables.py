@@ -10,6 +10,11 @@ import logging
 
 import pytest
 
+from rt4chart_plugins.judges.trained.encoder import load_manifest
+
+#: an ENT claim's support reaches the shipped verifier's threshold: the label agrees with its probabilities
+THRESHOLD = load_manifest(check=False)[1].threshold
+
 pytest.importorskip("pandas")
 
 CONTEXT = ["The free trial lasts 14 days.", "Only verified new users are eligible for the trial."]
@@ -31,14 +36,15 @@ def test_ragas_evaluate_tokens_failures_and_claim_table(caplog):
     from ragas.cost import get_token_usage_for_openai
     from rt4chart_plugins.adapters.ragas import RT4ChartFaithfulness, reports_from_result
 
-    data = EvaluationDataset.from_list([
-        {"user_input": QUESTION, "response": GOOD, "retrieved_contexts": CONTEXT},
-        {"user_input": QUESTION, "response": GOOD, "retrieved_contexts": TOO_LONG},
-    ])
+    data = EvaluationDataset.from_list(
+        [
+            {"user_input": QUESTION, "response": GOOD, "retrieved_contexts": CONTEXT},
+            {"user_input": QUESTION, "response": GOOD, "retrieved_contexts": TOO_LONG},
+        ]
+    )
     metric = RT4ChartFaithfulness()
     with caplog.at_level(logging.WARNING, logger="rt4chart_plugins.adapters.ragas"):
-        result = evaluate(data, metrics=[metric], token_usage_parser=get_token_usage_for_openai,
-                          show_progress=False)
+        result = evaluate(data, metrics=[metric], token_usage_parser=get_token_usage_for_openai, show_progress=False)
     scores = result.to_pandas()["rt4chart_faithfulness"]
     assert scores[0] == 1.0 and scores.isna()[1]
     # the NaN is counted and said, with the judge's reason
@@ -50,9 +56,10 @@ def test_ragas_evaluate_tokens_failures_and_claim_table(caplog):
     # the claim table in one call, and the whole claim in the traces
     table = metric.reports_dataframe(result)
     _check_table(table, ["0", "1"], ["verified", "failed"])
-    assert table["label"][0] == "ENT" and table["evidence_sentence_ids"][0] == [0] and table["p_ent"][0] > 0.5
+    assert table["label"][0] == "ENT" and table["evidence_sentence_ids"][0] == [0] and table["p_ent"][0] >= THRESHOLD
     claim = reports_from_result(result)[0]["claims"][0]
-    assert set(claim) >= {"probs", "unsupported_facts", "evidence", "answer_span"} and claim["probs"]["ENT"] > 0.5
+    assert set(claim) >= {"probs", "unsupported_facts", "evidence", "answer_span"}
+    assert claim["probs"]["ENT"] >= THRESHOLD
 
 
 def test_ragas_v2_results_as_a_claim_table():
@@ -74,15 +81,18 @@ def test_deepeval_evaluate_cost_logs_and_claim_table(tmp_path, monkeypatch):
     from deepeval.test_case import LLMTestCase
     from rt4chart_plugins.adapters.deepeval import RT4ChartMetric
 
-    cases = [LLMTestCase(name="good", input=QUESTION, actual_output=GOOD, retrieval_context=CONTEXT),
-             LLMTestCase(name="bad", input=QUESTION, actual_output=BAD, retrieval_context=CONTEXT)]
-    result = evaluate(cases, [RT4ChartMetric(threshold=0.8)],
-                      display_config=DisplayConfig(print_results=False, show_indicator=False))
+    cases = [
+        LLMTestCase(name="good", input=QUESTION, actual_output=GOOD, retrieval_context=CONTEXT),
+        LLMTestCase(name="bad", input=QUESTION, actual_output=BAD, retrieval_context=CONTEXT),
+    ]
+    result = evaluate(
+        cases, [RT4ChartMetric(threshold=0.8)], display_config=DisplayConfig(print_results=False, show_indicator=False)
+    )
     data = {t.name: t.metrics_data[0] for t in result.test_results}
     # deepeval's cost channel: the trained verifier runs locally, so it costs 0.0, not "unknown"
     assert data["good"].evaluation_cost == 0.0 and data["bad"].evaluation_cost == 0.0
     logged = json.loads(data["good"].verbose_logs)
-    assert logged["claims"][0]["probs"]["ENT"] > 0.5 and "unsupported_facts" in logged["claims"][0]
+    assert logged["claims"][0]["probs"]["ENT"] >= THRESHOLD and "unsupported_facts" in logged["claims"][0]
     # tokens the encoder ran, or pairs it had scored before (another test verified this answer)
     assert logged["cost"]["prompt_tokens"] + logged["cost"]["cache_hits"] > 0
     table = RT4ChartMetric.reports_dataframe(result)
