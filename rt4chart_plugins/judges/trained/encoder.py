@@ -50,28 +50,46 @@ class Manifest(BaseModel):
     validation: dict[str, Any] = Field(default_factory=dict)
 
 
-def load_manifest(directory: Path | None = None, *, check: bool = True) -> tuple[Path, Manifest]:
-    """The artifact's directory and manifest, its model file checked against the manifest."""
+def read_manifest(directory: Path | None = None, *, check: bool = True) -> tuple[Path, dict[str, Any]]:
+    """The artifact's directory and its manifest as JSON, not yet validated (a refit reads an
+    artifact from before today's schema this way), its model file checked against it."""
     directory = Path(directory) if directory else ARTIFACT_DIR
-    manifest_path, model_path = directory / MANIFEST_FILE, directory / MODEL_FILE
-    missing = [p.name for p in (manifest_path, model_path, directory / TOKENIZER_FILE) if not p.exists()]
+    manifest_path = directory / MANIFEST_FILE
+    missing = [p.name for p in (manifest_path, directory / MODEL_FILE, directory / TOKENIZER_FILE) if not p.exists()]
     if missing:
         raise ModelNotAvailable(
             f"the trained verifier is missing {', '.join(missing)} in {directory}; "
             f"rebuild it with `{REBUILD}` (the lab, with its train extra: `pip install -e 'lab[train]'`)"
         )
     try:
-        manifest = Manifest.model_validate(json.loads(manifest_path.read_text()))
+        raw = json.loads(manifest_path.read_text())
     except (ValueError, OSError) as exc:
         raise ModelNotAvailable(f"unreadable {manifest_path} ({exc}); rebuild it with `{REBUILD}`") from exc
     if check:
-        digest = sha256_file(model_path)
-        if digest != manifest.sha256:
-            raise ModelNotAvailable(
-                f"{model_path} is corrupt (sha256 {digest[:12]}…, manifest says {manifest.sha256[:12]}…); "
-                f"rebuild it with `{REBUILD}`"
-            )
+        _check_model(directory, str(raw.get("sha256", "")))
+    return directory, raw
+
+
+def load_manifest(directory: Path | None = None, *, check: bool = True) -> tuple[Path, Manifest]:
+    """The artifact's directory and manifest, its model file checked against the manifest."""
+    directory, raw = read_manifest(directory, check=False)
+    try:
+        manifest = Manifest.model_validate(raw)
+    except ValueError as exc:
+        raise ModelNotAvailable(f"unreadable {directory / MANIFEST_FILE} ({exc}); rebuild it with `{REBUILD}`") from exc
+    if check:
+        _check_model(directory, manifest.sha256)
     return directory, manifest
+
+
+def _check_model(directory: Path, sha256: str) -> None:
+    model_path = directory / MODEL_FILE
+    digest = sha256_file(model_path)
+    if digest != sha256:
+        raise ModelNotAvailable(
+            f"{model_path} is corrupt (sha256 {digest[:12]}…, manifest says {sha256[:12]}…); "
+            f"rebuild it with `{REBUILD}`"
+        )
 
 
 def load_tokenizer(path: Path, max_length: int):

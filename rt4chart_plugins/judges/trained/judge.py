@@ -185,7 +185,7 @@ class TrainedJudge(Judge):
     ) -> tuple[tuple[float, float, float], Signals]:
         """One pair's (P(ENT), P(CON), P(NIC)) from the artifact's decision, and the signals it read."""
         cover, missing = coverage(text, premise.text), unsupported_facts(text, premise.text)
-        return self._decide(loaded.manifest, logits, cover, bool(missing)), _signals(logits, cover, missing)
+        return decide(loaded.manifest.decision, logits, cover, bool(missing)), _signals(logits, cover, missing)
 
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
         loaded = self._load()
@@ -278,12 +278,6 @@ class TrainedJudge(Judge):
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             signals=signals,
         )
-
-    @staticmethod
-    def _decide(
-        manifest: Manifest, logits: list[float], cover: float, fact_missing: bool
-    ) -> tuple[float, float, float]:
-        return decide(manifest.decision, logits, cover, fact_missing)
 
     def _cite(self, loaded: _Loaded, request: VerifyRequest, jobs: list, cost: Cost) -> None:
         """A contradicted claim cites the one premise sentence that refutes it: each of the
