@@ -14,6 +14,7 @@ from rt4chart_lab.data.datasets import (
     GoldSpan,
     RagTruthRow,
     WiceRow,
+    load_extra,
     load_ragtruth,
     load_wice,
     resolve_data_dir,
@@ -200,6 +201,42 @@ def test_ragtruth_loader_reads_subsets_in_place():
     every = load_wice(DATA)  # each claim once per chunk of its page: no line is dropped
     assert len(every) == sum(1 for line in open(DATA / "wice" / "dev.jsonl") if line.strip())
     assert len({r.id for r in every}) == len(every) and len({r.id.split("#")[0] for r in every}) < len(every)
+
+
+@pytest.mark.skipif(not (DATA / "extra").is_dir(), reason="no ../shared/data/extra")
+def test_extra_loader_samples_each_set_with_a_seed_and_names_the_task_by_its_set():
+    rows = load_extra(DATA, limit=20)
+    by_set = {name: [r for r in rows if r.task_type == name] for name in {r.task_type for r in rows}}
+    assert sorted(by_set) == sorted(("xsumfaith", "summedits", "dialfact_testsmall", "begin", "faithdial_audit"))
+    assert all(len(v) == 20 and {r.hallucinated for r in v} == {True, False} for v in by_set.values())
+    assert [r.id for r in load_extra(DATA, limit=20)] == [r.id for r in rows]  # the same sample every run
+    first = [r.id for r in load_extra(DATA, "summedits")][:20]
+    assert [r.id for r in by_set["summedits"]] != first  # a sample, not the file's first (one-source) rows
+    for r in rows:
+        assert all(0 <= g.start < g.end <= len(r.answer) for g in r.labels)
+    one = load_extra(DATA, "wice_nst_train,xsumfaith", limit=3)
+    assert [r.task_type for r in one] == ["wice_nst_train"] * 3 + ["xsumfaith"] * 3
+    with pytest.raises(InvalidInput, match="no extra set 'ragtruth'"):
+        load_extra(DATA, "ragtruth")
+
+
+def test_cli_bench_extra_reports_each_set_and_refuses_a_split(tmp_path, capsys):
+    d = tmp_path / "data"
+    for name, answers in (("summedits", ("Sales rose.", "Sales fell.")), ("begin", ("Hi there.", "It is blue."))):
+        (d / "extra" / name).mkdir(parents=True)
+        (d / "extra" / name / f"{name}.jsonl").write_text("".join(json.dumps(
+            {"id": f"{name}-{k}", "task_type": "Summary", "split": "x", "context": "Sales rose.", "question": None,
+             "answer": a, "hallucinated": bool(k), "labels": []}) + "\n" for k, a in enumerate(answers)))
+    out = str(tmp_path / "r")
+    argv = ["bench", "--dataset", "extra", "--subset", "summedits,begin", "--data-dir", str(d),
+            "--systems", "flag-all", "--out", out, "-q"]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "### The extra/ sets" in text and "| flag-all | summedits |" in text and "| flag-all | begin |" in text
+    summary = json.loads((tmp_path / "r" / "extra-summedits,begin" / "summary.json").read_text())
+    assert summary["systems"]["flag-all"]["overall"]["n"] == 4
+    assert cli.main([*argv, "--split", "train"]) == 2
+    assert "no split" in capsys.readouterr().err
 
 
 def test_wice_subset_by_claim_id_selects_all_its_chunks(tmp_path):

@@ -20,7 +20,7 @@ from rt4chart_lab.readout import ReadoutDetector
 from rt4chart_plugins.verifier import Verifier
 from rt4chart_lab import metrics
 from rt4chart_lab.data import pairs, records_dev
-from rt4chart_lab.data.datasets import load_ragtruth, load_wice, resolve_data_dir, subset_ids
+from rt4chart_lab.data.datasets import load_extra, load_ragtruth, load_wice, resolve_data_dir, subset_ids
 from rt4chart_plugins.judges.llama.server import Endpoint, llama_server
 from rt4chart_lab.bench.plot import write_plot
 from rt4chart_lab.bench.report import write_report
@@ -29,7 +29,7 @@ from rt4chart_lab.bench.systems import System, select
 
 
 #: what ``--dataset`` selects
-DATASETS = ("ragtruth", "wice", "records", "pairs")
+DATASETS = ("ragtruth", "wice", "records", "pairs", "extra")
 
 
 def default_run_name(dataset: str, subset: str | None, split: str | None, limit: int | None) -> str:
@@ -85,12 +85,17 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     elif dataset == "ragtruth":
         root = resolve_data_dir(data_dir)
         rows = load_ragtruth(root, subset, split=split, limit=limit)
+    elif dataset == "extra":
+        if split:
+            raise InvalidInput("the extra sets are read whole, with no split; drop --split")
+        root = resolve_data_dir(data_dir)
+        rows = load_extra(root, subset, limit=limit)
     else:
         if split:
             raise InvalidInput("WiCE has one split (dev); drop --split")
         root = resolve_data_dir(data_dir)
         rows = load_wice(root, subset, limit=limit)
-    scored_as = dataset if dataset in ("wice", "pairs") else "ragtruth"  # the records dev set has RAGTruth's row form
+    scored_as = dataset if dataset in ("wice", "pairs") else "ragtruth"  # records and extra have RAGTruth's row form
     chosen = select(systems, scored_as)
     judge_kwargs = judge_kwargs or {}
     base_config = base_config or {}
@@ -175,11 +180,14 @@ def build_parser() -> argparse.ArgumentParser:
                                 "or the lab's dev sets")
     b.add_argument("--dataset", choices=list(DATASETS), default="ragtruth",
                    help="records: hand-written answers about generated business records (a Data2txt-style dev "
-                        "set; --subset dev, blind or both); pairs: hand-written minimal pairs (never trained on)")
+                        "set; --subset dev, blind or both); pairs: hand-written minimal pairs (never trained on); "
+                        "extra: the human-annotated sets of extra/, to choose candidates on")
     b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
-                                    "WiCE default: all claims; pairs: all items)")
+                                    "WiCE default: all claims; pairs: all items; extra: a set's name, several "
+                                    "comma-separated, or all)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
-    b.add_argument("--limit", type=int, help="only the first N selected rows")
+    b.add_argument("--limit", type=int, help="only the first N selected rows (extra: a seeded sample of N rows of "
+                                             "each set)")
     b.add_argument("--data-dir", help="benchmark data (default $RT4CHART_DATA_DIR, else ../shared/data)")
     b.add_argument("--systems", help="comma-separated: rt4chart, rt4chart-no-global, rt4chart-sentence, flag-all, "
                                      "oracle (reads the gold labels: the span ceiling of sentence verdicts), "

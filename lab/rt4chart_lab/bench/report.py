@@ -33,9 +33,14 @@ def _cost_cells(m: dict) -> list[str]:
             _f(c.get("naive_calls_mean"), 1), _f(c["tokens_mean"], 0), _f(m.get("peak_rss_mb"), 0)]
 
 
+#: the heading of each dataset scored as RAGTruth is (RAGTruth's row form)
+_TITLES = {"ragtruth": "RAGTruth", "records": "Records dev", "extra": "The extra/ sets"}
+
+
 def ragtruth_markdown(summary: dict) -> str:
     systems = summary["systems"]
-    lines = [f"### RAGTruth — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
+    title = _TITLES.get(summary["meta"].get("dataset"), "RAGTruth")
+    lines = [f"### {title} — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
     lines += _table(
         ["system", "n", "unjudged", "ans P", "ans R", "ans F1", "AUC", "AUC claim", "AUC sent", "span P", "span R", "span F1",
          "phrase P", "phrase R", "phrase F1", *COST_HEADER],

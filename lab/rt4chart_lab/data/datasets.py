@@ -2,19 +2,25 @@
 
 RAGTruth rows come from ``ragtruth/ragtruth.jsonl``; a subset is a file of ids, one a line
 (``subsets/test-150.txt``, ``subsets/dev-60.txt``, or any path). WiCE rows come from
-``wice/dev.jsonl``. See ``../shared/data/README.md`` for the schema.
+``wice/dev.jsonl``. The ``extra/`` sets share RAGTruth's row form. See ``../shared/data/README.md``
+for the schema.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rt4chart_plugins.errors import InvalidInput
 
 NAMED_SUBSETS = ("test-150", "dev-60")
+#: the ``extra/`` sets with faithful and hallucinated answers (every row may be tuned on)
+EXTRA_SETS = ("xsumfaith", "summedits", "dialfact_testsmall", "begin", "faithdial_audit")
+#: read only when named: every one of its answers is hallucinated, so it has no AUC
+EXTRA_ONE_CLASS = ("wice_nst_train",)
 
 
 @dataclass(frozen=True)
@@ -114,17 +120,7 @@ def load_ragtruth(data_dir: str | Path, subset: str | Path | None = None, *, spl
     ``split`` if given, then the first ``limit``."""
     data_dir = Path(data_dir)
     path = data_dir / "ragtruth" / "ragtruth.jsonl"
-    rows: dict[str, RagTruthRow] = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            d = json.loads(line)
-            labels = tuple(GoldSpan(int(x["start"]), int(x["end"]), str(x["label_type"])) for x in d.get("labels") or [])
-            rows[d["id"]] = RagTruthRow(
-                id=d["id"], task_type=d["task_type"], split=d["split"], context=d["context"], answer=d["answer"],
-                question=d.get("question"), hallucinated=bool(d["hallucinated"]), labels=labels,
-            )
+    rows = {r.id: r for r in _read_rows(path)}
     ids = subset_ids(data_dir, subset) if subset is not None else None
     selected: list[RagTruthRow] = _select(rows, ids, str(path), subset)
     if split is not None:
@@ -134,6 +130,46 @@ def load_ragtruth(data_dir: str | Path, subset: str | Path | None = None, *, spl
     if not selected:
         raise InvalidInput(f"no RAGTruth rows selected (subset={subset}, split={split}, limit={limit})")
     return selected
+
+
+def _read_rows(path: Path, task_type: str | None = None) -> list[RagTruthRow]:
+    """The rows of a file in RAGTruth's form; ``task_type`` replaces each row's own."""
+    rows: list[RagTruthRow] = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            d = json.loads(line)
+            labels = tuple(GoldSpan(int(x["start"]), int(x["end"]), str(x["label_type"])) for x in d.get("labels") or [])
+            rows.append(RagTruthRow(
+                id=d["id"], task_type=task_type or d["task_type"], split=d["split"], context=d["context"],
+                answer=d["answer"], question=d.get("question"), hallucinated=bool(d["hallucinated"]), labels=labels,
+            ))
+    return rows
+
+
+def load_extra(data_dir: str | Path, subset: str | None = None, *, limit: int | None = None,
+               seed: int = 0) -> list[RagTruthRow]:
+    """Rows of the ``extra/`` sets: those named in ``subset`` (comma-separated), or every set of
+    :data:`EXTRA_SETS`; ``limit`` rows of each, a sample drawn with ``seed`` (the files are sorted
+    by source, so their first rows are one source's). Each row's task type is its set's name, so
+    that the per-task table reads per set. They are the data to choose between candidates on:
+    human-annotated, not RAGTruth, and open to tuning (a candidate trained with the ``extra``
+    source has read them)."""
+    names = subset.split(",") if subset else list(EXTRA_SETS)
+    known = EXTRA_SETS + EXTRA_ONE_CLASS
+    if unknown := [n for n in names if n not in known]:
+        raise InvalidInput(f"no extra set {unknown[0]!r}: use {', '.join(known)} (comma-separated), or all")
+    rows: list[RagTruthRow] = []
+    for name in names:
+        path = Path(data_dir) / "extra" / name / f"{name}.jsonl"
+        if not path.is_file():
+            raise InvalidInput(f"extra set {name}: no file at {path}")
+        chosen = _read_rows(path, task_type=name)
+        if limit is not None and limit < len(chosen):
+            chosen = random.Random(f"{seed}:{name}").sample(chosen, limit)
+        rows += chosen
+    return rows
 
 
 def load_wice(data_dir: str | Path, subset: str | Path | None = None, *, limit: int | None = None) -> list[WiceRow]:
