@@ -33,7 +33,7 @@ def _cost_cells(m: dict) -> list[str]:
             _f(c.get("naive_calls_mean"), 1), _f(c["tokens_mean"], 0), _f(m.get("peak_rss_mb"), 0)]
 
 
-#: the heading of each dataset scored as RAGTruth is (RAGTruth's row form)
+#: the table's heading for each dataset in RAGTruth's row form
 _TITLES = {"ragtruth": "RAGTruth", "records": "Records dev", "extra": "The extra/ sets"}
 
 

@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from rt4chart_lab.data.datasets import set_path
 from rt4chart_plugins.pipeline.segment import segment_answer
 
 from .example import Example
@@ -32,15 +33,6 @@ ANSWER_SETS = ("begin", "faithdial_audit")
 ALL_SETS = SPAN_SETS + ANSWER_SETS
 ALIASES = {"dialfact": "dialfact_testsmall", "wice": "wice_nst_train", "faithdial": "faithdial_audit"}
 
-
-def extra_dir(data_dir: Path) -> Path:
-    """The folder holding the set folders: ``data_dir/extra`` or ``data_dir`` itself."""
-    data_dir = Path(data_dir)
-    return data_dir / "extra" if (data_dir / "extra").is_dir() else data_dir
-
-
-def set_path(data_dir: Path, name: str) -> Path:
-    return extra_dir(data_dir) / name / f"{name}.jsonl"
 
 
 def extra_examples(

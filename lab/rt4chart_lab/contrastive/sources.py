@@ -14,10 +14,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from rt4chart_lab.data.datasets import set_path
 from rt4chart_plugins.pipeline.segment import segment_context
 
 from .edits import Item
-from .extra import ALL_SETS, row_sentences, set_path
+from .extra import ALL_SETS, row_sentences
 from .rows import group_of, ragtruth_train_rows, read_jsonl, span_sentences
 from .text import name_spans, opens_with_subject, tokens
 

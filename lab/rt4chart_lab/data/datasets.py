@@ -148,6 +148,17 @@ def _read_rows(path: Path, task_type: str | None = None) -> list[RagTruthRow]:
     return rows
 
 
+def extra_dir(data_dir: Path) -> Path:
+    """The folder holding the ``extra/`` set folders: ``data_dir/extra`` or ``data_dir`` itself."""
+    data_dir = Path(data_dir)
+    return data_dir / "extra" if (data_dir / "extra").is_dir() else data_dir
+
+
+def set_path(data_dir: Path, name: str) -> Path:
+    """The rows file of the ``extra/`` set ``name``."""
+    return extra_dir(data_dir) / name / f"{name}.jsonl"
+
+
 def load_extra(data_dir: str | Path, subset: str | None = None, *, limit: int | None = None,
                seed: int = 0) -> list[RagTruthRow]:
     """Rows of the ``extra/`` sets: those named in ``subset`` (comma-separated), or every set of
@@ -162,7 +173,7 @@ def load_extra(data_dir: str | Path, subset: str | None = None, *, limit: int | 
         raise InvalidInput(f"no extra set {unknown[0]!r}: use {', '.join(known)} (comma-separated), or all")
     rows: list[RagTruthRow] = []
     for name in names:
-        path = Path(data_dir) / "extra" / name / f"{name}.jsonl"
+        path = set_path(Path(data_dir), name)
         if not path.is_file():
             raise InvalidInput(f"extra set {name}: no file at {path}")
         chosen = _read_rows(path, task_type=name)
