@@ -2,9 +2,11 @@
 
 Each result is appended and flushed as soon as it is ready, so an interrupted run (even ``kill
 -9`` in the middle of a line) keeps what it did; a re-run drops a cut last line, skips the rows
-already scored and retries the ones that failed. When the run ends the file is rewritten, at once
-(a temporary file and a rename), in the input's order. A row that fails (invalid UTF-8, bad JSON,
-bad fields, a judge that gave up) is written with its error, and every other row is still scored.
+already scored from the same input and settings, scores again a row whose input changed, retries
+the ones that failed and removes the rows the input no longer has (:mod:`~rt4chart_plugins.batch_rows`,
+which the Ray job shares). When the run ends the file is rewritten, at once (a temporary file and
+a rename), in the input's order. A row that fails (invalid UTF-8, bad JSON, bad fields, a judge
+that gave up) is written with its error, and every other row is still scored.
 
 CSV and text are views of the same rows: while the batch runs its resumable state is the JSONL
 file ``OUTPUT.partial.jsonl``, turned into the view when every row is done. To stdout (``-`` as
@@ -21,19 +23,26 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Literal
 
-from pydantic import BaseModel, ValidationError
-
+from rt4chart_plugins.batch_rows import (
+    BatchSummary,
+    BatchWriter,
+    Earlier,
+    InputRow,
+    detector_settings,
+    read_rows,
+    replace_lines,
+    resume,
+)
 from rt4chart_plugins.config import AtLeastOne, checked
-from rt4chart_plugins.detector import Detector, clean_text, describe_error, failed_report
+from rt4chart_plugins.detector import Detector, failed_report
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
-from rt4chart_plugins.types import BatchRow, Report, VerifyInput
+from rt4chart_plugins.types import BatchRow, Report
 
 Format = Literal["jsonl", "csv", "text"]
 #: what an output file's extension says it holds
@@ -55,17 +64,6 @@ CSV_COLUMNS = (
 STDOUT = "-"
 
 
-class BatchSummary(BaseModel):
-    total: int
-    skipped: int  # already done by an earlier run
-    ok: int
-    failed: int
-    left: int = 0  # not scored because the batch stopped (re-run to do them)
-    stopped: str | None = None  # why the batch stopped early, if it did
-    seconds: float = 0.0  # the whole run
-    rewrite_seconds: float = 0.0  # of which the final rewrite in input order (and the CSV or text view)
-
-
 def output_format(output: str | Path, requested: str | None) -> Format:
     """The format to write: the one asked for, else the output's extension's, else JSONL. A
     format that contradicts a known extension (``--format csv -o r.jsonl``) is refused rather
@@ -84,87 +82,6 @@ def output_format(output: str | Path, requested: str | None) -> Format:
     return requested  # type: ignore[return-value]
 
 
-def _lines(data: bytes) -> list[bytes]:
-    """JSONL lines: split on ``\\n`` only. ``str.splitlines`` would also split inside a JSON string
-    at U+2028, U+2029 or U+0085, which JSON writes unescaped."""
-    return data.split(b"\n")
-
-
-def read_rows(path: Path) -> list[tuple[str, VerifyInput | Exception]]:
-    """(id, parsed row or the error that prevents parsing it) for each non-blank line."""
-    rows: list[tuple[str, VerifyInput | Exception]] = []
-    seen: set[str] = set()
-    # a file saved "with BOM" starts with U+FEFF, which JSON does not allow before the first row
-    content = Path(path).read_bytes().removeprefix(b"\xef\xbb\xbf")
-    for number, raw in enumerate(_lines(content), start=1):
-        if not raw.strip():
-            continue
-        row_id = f"line-{number}"
-        parsed: VerifyInput | Exception
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            parsed = InvalidInput(f"line {number} is not valid UTF-8 (byte {exc.start}: {exc.reason})")
-        else:
-            try:
-                data = json.loads(line)
-                if not isinstance(data, dict):
-                    raise InvalidInput("each line must be a JSON object")
-                if data.get("id") is not None:
-                    row_id = clean_text(str(data["id"]))
-                parsed = VerifyInput.model_validate(data)
-            except RecursionError:
-                parsed = InvalidInput(f"line {number} is nested too deeply")
-            except (ValueError, ValidationError) as exc:
-                parsed = exc
-        if row_id in seen:
-            parsed = InvalidInput(f"duplicate id {row_id!r} (line {number})")
-            row_id = f"{row_id}@line-{number}"
-        seen.add(row_id)
-        rows.append((row_id, parsed))
-    return rows
-
-
-def done_rows(state: Path) -> dict[str, str]:
-    """The lines of rows already scored, by id; the file is rewritten without its failed rows
-    (retried) and without a line cut by an interruption."""
-    if not state.exists():
-        return {}
-    done: dict[str, str] = {}
-    for raw in _lines(state.read_bytes()):
-        try:
-            line = raw.decode("utf-8")
-            row = BatchRow.model_validate_json(line)
-        except (UnicodeDecodeError, ValidationError):
-            continue  # a line cut by an interruption (possibly inside a multi-byte character)
-        if row.ok:
-            done[row.id] = line
-    replace_lines(state, list(done.values()))
-    return done
-
-
-def replace_lines(path: Path, lines: list[str]) -> None:
-    """Write ``path`` at once: a reader (or a re-run after a kill) sees the old file or the new one."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as fh:
-        for line in lines:  # one at a time: joined first, 100,000 rows' lines were copied twice over
-            fh.write(line)
-            fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    tmp.replace(path)
-
-
-def row_json(row: BatchRow) -> tuple[str, bool]:
-    """One output line and whether it is a scored row; a row whose report cannot be written
-    becomes a failed row saying why, so that the batch goes on."""
-    try:
-        return row.model_dump_json(), row.ok
-    except Exception as exc:  # noqa: BLE001 - the row must still be written
-        error = clean_text(f"the report could not be written: {type(exc).__name__}: {exc}")
-        return BatchRow(id=clean_text(row.id), ok=False, error=error).model_dump_json(), False
-
-
 def run_batch(
     verifier: Detector,
     input_path: Path,
@@ -175,66 +92,61 @@ def run_batch(
     format: str | None = None,
 ) -> BatchSummary:
     """Score every row of ``input_path`` into ``output_path`` (``"-"``: stdout) as ``format``
-    (default: by the output's extension, else JSONL)."""
-    from tqdm import tqdm
-
+    (default: by the output's extension, else JSONL). The rows, their ids, what an earlier run
+    left and the counts are :mod:`rt4chart_plugins.batch_rows`'s, as in the Ray job."""
     started = time.perf_counter()
     checked("concurrency", concurrency, AtLeastOne)
     fmt = output_format(output_path, format)
-    rows = read_rows(Path(input_path))
+    verifier.prepare()  # a judge's name (part of each row's fingerprint) names its model once it is loaded
+    rows = read_rows(Path(input_path), detector_settings(verifier))
     to_stdout = str(output_path) == STDOUT
     out_path = Path(output_path)
     state = None if to_stdout else out_path if fmt == "jsonl" else out_path.with_name(out_path.name + ".partial.jsonl")
-    done = done_rows(state) if state is not None else {}
-    todo = [(i, rid, r) for i, (rid, r) in enumerate(rows) if rid not in done]
-    ok = failed = 0
-    bar = tqdm(total=len(todo), desc="verify", unit="row", disable=not progress)
-    lines: dict[str, str] = dict(done)  # id -> output line, for the final rewrite in input order
+    earlier = resume([state], rows) if state is not None else Earlier({}, 0, 0)
+    lines: dict[str, str] = dict(earlier.lines)  # id -> output line, for the final rewrite in input order
     stream = _OrderedStream(rows, fmt, sys.stdout) if to_stdout else None
     sink: IO[str] | None = open(state, "a", encoding="utf-8", newline="") if state is not None else None
+
+    def put(index: int, line: str) -> None:
+        if sink is not None:
+            sink.write(line + "\n")
+            sink.flush()
+        if stream is not None:
+            stream.put(index, line)
+        lines[rows[index].id] = line
+
+    writer = BatchWriter(rows, earlier, put)
+    todo = writer.todo()
     stopped: JudgeUnavailable | None = None
+    writer.start(progress)
     try:
-
-        def write(row: BatchRow, index: int) -> None:
-            nonlocal ok, failed
-            line, scored = row_json(row)
-            if sink is not None:
-                sink.write(line + "\n")
-                sink.flush()
-            if stream is not None:
-                stream.put(index, line)
-            lines[row.id] = line
-            ok, failed = (ok + 1, failed) if scored else (ok, failed + 1)
-            bar.update(1)
-
-        good: list[tuple[int, str, VerifyInput]] = []
-        for index, rid, parsed in todo:
-            if isinstance(parsed, Exception):
-                write(BatchRow(id=rid, ok=False, error=describe_error(parsed)), index)
+        good: list[InputRow] = []
+        for _, row in todo:
+            if isinstance(row.row, Exception):
+                writer.write_result(row, row.row)
             else:
-                good.append((index, rid, parsed))
+                good.append(row)
 
         def on_result(k: int, report: Report) -> None:
-            index, rid, _ = good[k]
-            bad = report.state == "failed"
-            write(BatchRow(id=rid, ok=not bad, report=report, error=report.error if bad else None), index)
+            writer.write_result(good[k], report)
 
         if good:
             try:
-                verifier.verify_many([r for _, _, r in good], concurrency=concurrency, on_result=on_result, keep=False)
+                verifier.verify_many(
+                    [r.row for r in good],  # type: ignore[misc]
+                    concurrency=concurrency,
+                    on_result=on_result,
+                    keep=False,
+                )
             except JudgeUnavailable as exc:
                 stopped = exc
     finally:
-        bar.close()
+        writer.close()
         if sink is not None:
             sink.close()
-    left = len(todo) - ok - failed
     rewrite_started = time.perf_counter()
     if state is not None:
-        # in input order, then the rows of an earlier run whose ids this input no longer has
-        ids = {rid for rid, _ in rows}
-        order = [rid for rid, _ in rows if rid in lines] + [rid for rid in lines if rid not in ids]
-        ordered = [lines[rid] for rid in order]
+        ordered = [lines[r.id] for r in rows if r.id in lines]  # in input order
         replace_lines(state, ordered)
         if fmt != "jsonl" and stopped is None:
             _write_view(out_path, fmt, ordered)
@@ -242,12 +154,7 @@ def run_batch(
     elif stream is not None:
         stream.flush_all()
     ended = time.perf_counter()
-    return BatchSummary(
-        total=len(rows),
-        skipped=len(done),
-        ok=ok,
-        failed=failed,
-        left=left,
+    return writer.summary(
         stopped=str(stopped) if stopped else None,
         seconds=ended - started,
         rewrite_seconds=ended - rewrite_started,
@@ -257,7 +164,7 @@ def run_batch(
 class _OrderedStream:
     """Writes rows to a stream in input order: a row waits until the rows before it are out."""
 
-    def __init__(self, rows: Sequence[tuple[str, object]], fmt: Format, stream: IO[str]):
+    def __init__(self, rows: Sequence[object], fmt: Format, stream: IO[str]):
         self.fmt, self.stream = fmt, stream
         self.pending: dict[int, str] = {}
         self.next = 0

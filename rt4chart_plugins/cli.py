@@ -230,14 +230,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             progress=not args.quiet,
         )
-        where = "stdout" if args.output == "-" else args.output
-        print(
-            f"{summary.total} rows: {summary.skipped} already done, {summary.ok} scored, "
-            f"{summary.failed} failed → {where}",
-            file=sys.stderr,
-        )
-        if summary.stopped:
-            print(f"rt4chart: stopped with {summary.left} row(s) left to do: {summary.stopped}", file=sys.stderr)
+        for line in summary.report_lines("stdout" if args.output == "-" else args.output):
+            print(line, file=sys.stderr)
         return 1 if summary.failed or summary.stopped else 0
     if not args.context or (args.answer is None and not args.answer_file):
         print(

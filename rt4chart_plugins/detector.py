@@ -11,7 +11,7 @@ import asyncio
 import concurrent.futures
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, checked
@@ -104,7 +104,7 @@ class Detector(ABC):
                 if stopped:
                     return
                 try:
-                    data = row if isinstance(row, VerifyInput) else VerifyInput.model_validate(row)
+                    data = read_input(row)
                     report = await self.averify(context=data.context, answer=data.answer, question=data.question)
                 except JudgeUnavailable as exc:
                     stopped.append(exc)
@@ -128,31 +128,75 @@ class Detector(ABC):
         return reports  # type: ignore[return-value]
 
 
+def input_problems(
+    context: object,
+    answer: object,
+    question: object = None,
+    *,
+    context_field: str = "context",
+    answer_field: str = "answer",
+) -> list[str]:
+    """What keeps a row from being verified, each in one line: the one wording of a bad row, for
+    ``verify()``, a batch (the CLI's and the Ray job's) and the adapters, which pass their
+    framework's names for the fields (``retrieved_contexts``, ``response``…).
+
+    An empty context (``""``, ``[]``, blank passages) is no problem: it grounds nothing, so every
+    claim is baseless (NIC), and an answer that makes no claim ("I don't know") is ``no_claims``
+    (docs/output.md, "An empty context")."""
+    problems = []
+    if context is None:
+        problems.append(f"{context_field} is missing: there is no context to verify the answer against")
+    elif isinstance(context, (list, tuple)):
+        bad = [
+            f"item {i} is {'None' if p is None else type(p).__name__}"
+            for i, p in enumerate(context)
+            if not isinstance(p, str)
+        ]
+        if bad:
+            more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+            problems.append(f"{context_field} must hold strings: {', '.join(bad[:3])}{more}")
+    elif not isinstance(context, str):
+        problems.append(f"{context_field} must be a string or a list of strings, got {type(context).__name__}")
+    if answer is None:
+        problems.append(f"{answer_field} is missing: there is no answer to verify")
+    elif not isinstance(answer, str):
+        problems.append(f"{answer_field} must be a string, got {type(answer).__name__}")
+    if question is not None and not isinstance(question, str):
+        problems.append(f"question must be a string or None, got {type(question).__name__}")
+    return problems
+
+
+def read_input(data: object) -> VerifyInput:
+    """A row given as a mapping (a batch line, a ``verify_many`` dict) as a :class:`VerifyInput`,
+    or :class:`InvalidInput` worded as :func:`input_problems` words it (other keys are ignored)."""
+    if isinstance(data, VerifyInput):
+        return data
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"a row must be a JSON object (a mapping), got {type(data).__name__}")
+    context, answer, question = data.get("context"), data.get("answer"), data.get("question")
+    problems = input_problems(context, answer, question)
+    if problems:
+        raise InvalidInput("; ".join(problems))
+    passages = list(context) if isinstance(context, tuple) else context
+    return VerifyInput(context=passages, answer=answer, question=question)  # type: ignore[arg-type]
+
+
 def check_input(
     context: object, answer: object, question: object, max_chars: int
 ) -> tuple[str | list[str], str, str | None]:
-    """The inputs checked (:class:`InvalidInput` says what is wrong) and cleaned (:func:`clean_text`)."""
-    if not isinstance(answer, str):
-        raise InvalidInput(f"answer must be a string, got {type(answer).__name__}")
-    if isinstance(context, str):
-        total = len(context)
-    elif isinstance(context, (list, tuple)):
-        bad = [type(p).__name__ for p in context if not isinstance(p, str)]
-        if bad:
-            raise InvalidInput(
-                f"context must be a string or a list of strings; found items of type {', '.join(sorted(set(bad)))}"
-            )
-        total = sum(len(p) for p in context)
-    else:
-        raise InvalidInput(f"context must be a string or a list of strings, got {type(context).__name__}")
-    if question is not None and not isinstance(question, str):
-        raise InvalidInput(f"question must be a string or None, got {type(question).__name__}")
+    """The inputs checked (:class:`InvalidInput` says what is wrong, :func:`input_problems`) and
+    cleaned (:func:`clean_text`)."""
+    problems = input_problems(context, answer, question)
+    if problems:
+        raise InvalidInput("; ".join(problems))
+    assert isinstance(context, (str, list, tuple)) and isinstance(answer, str)
+    total = len(context) if isinstance(context, str) else sum(len(p) for p in context)
     if total > max_chars:
         raise InvalidInput(
             f"context has {total} characters, over the limit of {max_chars} (PipelineConfig.max_context_chars)"
         )
     cleaned = clean_text(context) if isinstance(context, str) else [clean_text(p) for p in context]
-    return cleaned, clean_text(answer), clean_text(question) if question is not None else None
+    return cleaned, clean_text(answer), clean_text(question) if isinstance(question, str) else None
 
 
 def sentence_inputs(
@@ -239,7 +283,10 @@ def failed_report(row: object, exc: BaseException) -> Report:
 
 
 def describe_error(exc: BaseException) -> str:
-    """One line saying what went wrong: ``InvalidInput: …`` for bad input, whatever raised it.
+    """The one wording of a failed row, ``Kind: what went wrong``: ``InvalidInput: …`` for bad
+    input, whatever raised it. ``verify_many``, the CLI's batch, the Ray job and the adapters all
+    word a failed row with it, so one bad row reads the same in each; ``verify()`` raises the
+    exception it describes.
 
     Pydantic's own text (a multi-line dump with URLs) becomes the field and the problem."""
     from pydantic import ValidationError
@@ -248,10 +295,10 @@ def describe_error(exc: BaseException) -> str:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'row'}: {e['msg']}" for e in exc.errors(include_url=False)
         )
-        return f"InvalidInput: {problems}"
+        return clean_text(f"InvalidInput: {problems}")
     if isinstance(exc, RecursionError):
         return "InvalidInput: the input is nested too deeply"
-    return f"{type(exc).__name__}: {exc}"
+    return clean_text(f"{type(exc).__name__}: {exc}")
 
 
 def run_sync(coro: Any) -> Any:

@@ -331,3 +331,6 @@ class BatchRow(BaseModel):
     ok: bool
     report: Report | None = None
     error: str | None = None
+    #: a hash of the row's input and the detector's settings: a re-run keeps this line only while
+    #: both are the same (docs/output.md, "A batch output line")
+    fingerprint: str | None = None

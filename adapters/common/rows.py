@@ -1,8 +1,9 @@
 """One framework row read, checked and verified, the same way in every adapter.
 
-The checks are the contract of docs/output.md ("In an evaluation framework"): a row that cannot be
-verified becomes a ``failed`` report with the reason, never an exception that ends a framework's
-run over many rows; each adapter then hands that reason to its framework's own channel.
+The checks are the contract of docs/output.md ("In an evaluation framework"), worded as
+``verify()`` and a batch word them: a row that cannot be verified becomes a ``failed`` report
+with the reason, never an exception that ends a framework's run over many rows; each adapter
+then hands that reason to its framework's own channel.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, NamedTuple
 
-from rt4chart_plugins.detector import Detector, failed_report
+from rt4chart_plugins.detector import Detector, failed_report, input_problems
 from rt4chart_plugins.errors import InvalidInput, JudgeError
 from rt4chart_plugins.types import Report
 
@@ -26,52 +27,18 @@ class Fields(NamedTuple):
 
 def read_row(context: Any, answer: Any, question: Any, fields: Fields) -> tuple[str | list[str], str, str | None]:
     """A framework row as the core takes it, or :class:`InvalidInput` saying why it cannot be
-    verified: the checks every adapter shares (docs/output.md, "In an evaluation framework").
+    verified, in the words ``verify()`` and a batch use
+    (:func:`~rt4chart_plugins.detector.input_problems`), with the framework's names for the fields.
 
-    A missing context is not an empty one, and an empty one is not evidence: verified against
-    nothing, every claim would be baseless (NIC) and the row would read as a hallucination. Both
-    are a row that cannot be verified, as are a context item that is not a string and a missing
-    answer. A question that is not a string is left out (it only helps the judge)."""
-    problems = [
-        problem
-        for problem in (_context_problem(context, fields.context), _answer_problem(answer, fields.answer))
-        if problem
-    ]
+    A missing context is a row that cannot be verified, as are a context item that is not a
+    string and a missing answer. An empty context is not missing: it grounds nothing, so the
+    answer's claims are baseless (NIC), as in ``verify()`` and the CLI (docs/output.md, "An empty
+    context"). A question that is not a string is left out (it only helps the judge)."""
+    question = question if isinstance(question, str) else None
+    problems = input_problems(context, answer, question, context_field=fields.context, answer_field=fields.answer)
     if problems:
         raise InvalidInput("; ".join(problems))
-    return (
-        context if isinstance(context, str) else list(context),
-        answer,
-        question if isinstance(question, str) else None,
-    )
-
-
-def _context_problem(context: Any, field: str) -> str | None:
-    if context is None:
-        return f"{field} is missing: there is no context to verify the answer against"
-    passages = [context] if isinstance(context, str) else context
-    if not isinstance(passages, (list, tuple)):
-        return f"{field} must be a list of strings, got {type(context).__name__}"
-    bad = [
-        f"item {i} is {'None' if p is None else type(p).__name__}"
-        for i, p in enumerate(passages)
-        if not isinstance(p, str)
-    ]
-    if bad:
-        return f"{field} must hold strings: {', '.join(bad[:3])}" + (
-            f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
-        )
-    if not any(p.strip() for p in passages):
-        return f"{field} is empty: there is no context to verify the answer against"
-    return None
-
-
-def _answer_problem(answer: Any, field: str) -> str | None:
-    if answer is None:
-        return f"{field} is missing: there is no answer to verify"
-    if not isinstance(answer, str):
-        return f"{field} must be a string, got {type(answer).__name__}"
-    return None
+    return context if isinstance(context, str) else list(context), answer, question
 
 
 async def averify_row(

@@ -314,6 +314,11 @@ def _warnings(before: AuditRow, after: AuditRow) -> list[str]:
     kb, ka = _context_key(b), _context_key(a)
     if kb and ka and kb != ka:
         out.append("the contexts differ")
+    # an empty context grounds nothing: its claims are NIC, so an answer is hallucinated by it
+    # (docs/output.md, "An empty context"); the row says so, as the reason for its change
+    for run, report in (("before", b), ("after", a)):
+        if any(note.startswith("the context is empty") for note in report.notes):
+            out.append(f"the context is empty {run}")
     return out
 
 

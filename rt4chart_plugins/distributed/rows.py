@@ -1,8 +1,10 @@
 """One worker's batch of rows in, one result row per input row out, whatever goes wrong.
 
 Ray-free so that it is the same code the tests compare with ``verify_many``. A result row is
-``{id, ok, error, report}`` with ``report`` the report's JSON text, exactly as the CLI's batch
-writes it (:class:`rt4chart_plugins.types.BatchRow`): an input that does not validate gives
+``{id, ok, error, report}`` with ``report`` the report's JSON text; the local batch's rules
+decide it (:mod:`rt4chart_plugins.batch_rows`, the error worded by
+:func:`~rt4chart_plugins.detector.describe_error`), so it is the line the CLI's batch writes
+(:class:`rt4chart_plugins.types.BatchRow`): an input that does not validate gives
 ``ok=False`` and its error without a report; a report whose state is ``failed`` (the judge gave up)
 gives ``ok=False`` with the report and its error.
 """
@@ -16,8 +18,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.types import BatchRow, Report, VerifyInput
+from rt4chart_plugins.batch_rows import explicit_id, outcome, result_line
+from rt4chart_plugins.detector import Detector, describe_error, read_input
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.types import Report, VerifyInput
 
 #: the columns of a result row, in the order of a batch output line
 RESULT_COLUMNS = ("id", "ok", "error", "report")
@@ -38,34 +42,34 @@ def _plain(value: Any) -> Any:
 
 
 def parse_record(record: Mapping[str, Any]) -> tuple[str, VerifyInput | Exception]:
-    """(id, the validated input or the error that prevents validating it)."""
+    """(id, the validated input or the error that prevents validating it), by the local batch's
+    rules: its id rule (:func:`~rt4chart_plugins.batch_rows.explicit_id`, and a row needs one
+    here) and its wording of a bad row."""
     data = {k: _plain(v) for k, v in record.items()}
-    row_id = "" if data.get("id") is None else str(data["id"])
+    raw_id = data.get("id")
+    row_id = "" if raw_id is None else str(raw_id)
     try:
+        row_id = explicit_id(raw_id) or ""
         if isinstance(data.get(INPUT_COLUMN), str):
             loaded = json.loads(data[INPUT_COLUMN])
             if not isinstance(loaded, dict):
-                raise ValueError("the input must be a JSON object")
+                raise InvalidInput("the input must be a JSON object")
             data = {**loaded, "id": row_id}
         if not row_id:
-            raise ValueError("the row has no id")
-        return row_id, VerifyInput.model_validate(data)
-    except (ValueError, ValidationError) as exc:
+            raise InvalidInput("the row has no id")
+        return row_id, read_input(data)
+    except (ValueError, ValidationError) as exc:  # InvalidInput is a ValueError
         return row_id, exc
 
 
-def error_text(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
-
-
 def result_row(row_id: str, report: Report | None = None, error: str | None = None) -> dict[str, Any]:
-    if report is not None and report.state == "failed":
-        error = report.error
-    ok = report is not None and report.state != "failed"
+    """A result row: the report (its JSON text) and whether it was scored, as
+    :func:`~rt4chart_plugins.batch_rows.outcome` decides for the local batch."""
+    ok, why = outcome(report) if report is not None else (False, error)
     return {
         "id": row_id,
         "ok": ok,
-        "error": None if ok else error,
+        "error": why,
         "report": report.model_dump_json() if report is not None else None,
     }
 
@@ -79,20 +83,21 @@ def score_records(
     reports = detector.verify_many([p for _, p in good], concurrency=concurrency) if good else []
     by_index = {i: rep for (i, _), rep in zip(good, reports)}
     rows = [
-        result_row(rid, report=by_index[i]) if isinstance(p, VerifyInput) else result_row(rid, error=error_text(p))
+        result_row(rid, report=by_index[i]) if isinstance(p, VerifyInput) else result_row(rid, error=describe_error(p))
         for i, (rid, p) in enumerate(parsed)
     ]
     return {col: [r[col] for r in rows] for col in RESULT_COLUMNS}
 
 
-def batch_line(row: Mapping[str, Any]) -> str:
-    """A result row as a line of the CLI's batch output: the same bytes as
-    ``BatchRow(...).model_dump_json()``, with the report's JSON spliced in rather than parsed again
-    (validating a million reports on the driver would cost more than writing them)."""
-    head = BatchRow(id=row["id"], ok=bool(row["ok"]), error=_plain(row.get("error"))).model_dump_json()
-    report = _plain(row.get("report"))
-    if report is None:
-        return head
-    marker = ',"report":null,'  # the id before it is escaped JSON, so this is the field itself
-    at = head.index(marker)
-    return head[:at] + ',"report":' + report + "," + head[at + len(marker) :]
+def batch_line(row: Mapping[str, Any], fingerprint: str | None = None) -> str:
+    """A result row as a line of the CLI's batch output (:func:`~rt4chart_plugins.batch_rows.result_line`):
+    the same bytes as ``BatchRow(...).model_dump_json()``, with the report's JSON spliced in rather
+    than parsed again (validating a million reports on the driver would cost more than writing them)."""
+    line, _ = result_line(
+        row["id"],
+        bool(row["ok"]),
+        report=_plain(row.get("report")),
+        error=_plain(row.get("error")),
+        fingerprint=fingerprint,
+    )
+    return line

@@ -8,6 +8,7 @@ import json
 import pytest
 
 import rt4chart_plugins.batch as batch
+import rt4chart_plugins.batch_rows as batch_rows
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.batch import run_batch
 
@@ -60,7 +61,7 @@ _READ_ROWS = batch.read_rows
 
 
 def _passes(tmp_path, n: int, monkeypatch) -> int:
-    monkeypatch.setattr(batch, "read_rows", lambda path: _CountedRows(_READ_ROWS(path)))
+    monkeypatch.setattr(batch, "read_rows", lambda *args: _CountedRows(_READ_ROWS(*args)))
     _CountedRows.passes = 0
     inp, out = tmp_path / f"in{n}.jsonl", tmp_path / f"out{n}.jsonl"
     inp.write_text("".join(json.dumps({"id": i, "answer": 1}) + "\n" for i in range(n)))  # every row fails
@@ -89,15 +90,15 @@ def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypa
 
     _short_rows(tmp_path / "in.jsonl", 300)
     live: list[int] = []
-    write_row = batch.row_json
+    write_row = batch_rows.result_line
 
-    def counting(row):
-        if row.id == "250":
+    def counting(row_id, ok, **fields):
+        if row_id == "250":
             gc.collect()
             live.append(sum(isinstance(o, Report) for o in gc.get_objects()))
-        return write_row(row)
+        return write_row(row_id, ok, **fields)
 
-    monkeypatch.setattr(batch, "row_json", counting)
+    monkeypatch.setattr(batch_rows, "result_line", counting)
     run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False, concurrency=2)
     # the rows in flight and the few a busy machine has finished but not yet let go (17 seen on
     # a loaded 2-core machine, against 10 idle); never the 250 rows done before
