@@ -14,7 +14,7 @@ evidence and reasons; an evidence sentence cited from a ``Document`` carries its
 ``invoke``, ``ainvoke``, ``batch``, ``abatch``, ``stream`` and callbacks / tracing all go through
 LangChain's own machinery (``_call_with_config``).
 
-A row that cannot be verified (no or empty context, no answer, a judge that fails, past its
+A row that cannot be verified (no context, no answer, a judge that fails, past its
 ``timeout``) raises with the reason, as a failing Runnable does: ``batch(...,
 return_exceptions=True)`` keeps the other rows, each failure carrying its failed report as
 ``.report``; ``on_error="report"`` returns the failed report instead. An input without the

@@ -96,7 +96,7 @@ class RT4ChartEvaluator(BaseEvaluator):
         if report.state == "failed":
             reason = report.error or "verification failed"
             if contexts is None:
-                # no context given is not an empty context, which would make every claim baseless
+                # no context given is not an empty context, which is scored: every claim baseless (NIC)
                 reason += (
                     "; pass contexts=[...], or use evaluate_response(response=...) so that its source_nodes are read"
                 )
