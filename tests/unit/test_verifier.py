@@ -186,7 +186,7 @@ def test_empty_context_makes_every_claim_baseless_without_asking_the_judge():
 @pytest.mark.parametrize("kwargs, match", [
     ({"context": CONTEXT, "answer": 42}, "answer must be a string"),
     ({"context": 3.5, "answer": "x"}, "context must be a string or a list"),
-    ({"context": ["ok", None], "answer": "x"}, "NoneType"),
+    ({"context": ["ok", None], "answer": "x"}, "context must hold strings: item 1 is None"),
     ({"context": CONTEXT, "answer": "x", "question": ["q"]}, "question must be a string"),
 ])
 def test_bad_input_raises_a_clear_error(kwargs, match):
