@@ -15,10 +15,9 @@ from rt4chart_plugins import InvalidInput, Verifier
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row
 from rt4chart_plugins.audit.diff import RowChange, diff_reports
 from rt4chart_plugins.batch import run_batch
-from rt4chart_plugins.batch_rows import BatchRow, InputRow, read_jsonl, resume
 from rt4chart_plugins.detector import describe_error
-from rt4chart_plugins.distributed.job import read_inputs
 from rt4chart_plugins.distributed.rows import score_records
+from rt4chart_plugins.types import BatchRow
 
 RULES = {"14 days": ("14 days", None), "all users": (None, "Only verified")}
 CONTEXT = ["The trial lasts 14 days.", "Only verified users are eligible."]
@@ -61,6 +60,8 @@ def test_a_changed_row_is_scored_again_and_rows_gone_from_the_input_are_not_this
 
 
 def test_resume_keeps_only_the_lines_that_still_hold(tmp_path):
+    from rt4chart_plugins.batch_rows import InputRow, resume
+
     rows = [InputRow("a", InvalidInput("x"), "fa"), InputRow("b", InvalidInput("x"), "fb"),
             InputRow("c", InvalidInput("x"), "fc")]
     out = tmp_path / "out.jsonl"
@@ -101,6 +102,8 @@ def test_ids_follow_one_rule(tmp_path):
 
 
 def test_the_ray_job_names_the_rows_of_all_its_files_by_the_same_rule(tmp_path):
+    from rt4chart_plugins.distributed.job import read_inputs
+
     row = {"context": CONTEXT, "answer": ENT}
     write(tmp_path / "a.jsonl", [row, {"id": "x", **row}])
     write(tmp_path / "b.jsonl", [row, {"id": "x", **row}, {"id": "line-2", **row}])
@@ -177,6 +180,8 @@ def test_the_langchain_runnable_scores_an_empty_context():
 
 
 def test_read_jsonl_drops_a_bom_at_any_line_start(tmp_path):
+    from rt4chart_plugins.batch_rows import read_jsonl
+
     path = tmp_path / "in.jsonl"
     write(path, [b"\xef\xbb\xbf" + json.dumps({"id": "a", "context": "c", "answer": "a"}).encode()] * 2)
     assert [r.id for r in read_jsonl(path)] == ["a", "a"]
