@@ -99,7 +99,7 @@ def test_batch_keeps_going_past_a_bad_row(scripted):
     verifier = RT4ChartVerifier(scripted, decomposition="sentence")
     out = verifier.batch([ROW, {"context": 42, "answer": ANSWER}], return_exceptions=True)
     assert isinstance(out[0], Report) and out[0].label.value == "CON"
-    assert isinstance(out[1], InvalidInput) and "context must be a list of strings, got int" in str(out[1])
+    assert isinstance(out[1], InvalidInput) and "context must be a string or a list of strings, got int" in str(out[1])
     assert out[1].report.state == "failed"
     with pytest.raises(InvalidInput, match="context"):
         verifier.invoke({"context": 42, "answer": ANSWER})
