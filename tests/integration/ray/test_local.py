@@ -178,3 +178,14 @@ def test_cli_reads_jsonl_and_parquet_resumes_and_names_failed_ids(cluster, rows,
     assert "202 rows: 200 already done, 0 scored, 2 failed" in again.stderr
     lines = read_output(out)
     assert len(lines) == len({x["id"] for x in lines}) == 202  # the failed rows replaced, not added
+
+    # a changed row is scored again; the rows the input no longer has leave OUT and the counts
+    changed = {**rows[0], "answer": "Nobody visits it."}
+    write_jsonl(src / "a.jsonl", [changed, *rows[1:118]])
+    third = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert third.returncode == 0, third.stderr
+    assert "198 rows: 197 already done, 1 scored, 0 failed" in third.stderr
+    assert "1 row(s) scored again" in third.stderr and "4 row(s) of an earlier input removed" in third.stderr
+    got = {x["id"]: x for x in read_output(out)}
+    assert len(got) == len(read_output(out)) == 198
+    assert got[rows[0]["id"]]["report"]["answer"] == "Nobody visits it."
