@@ -52,12 +52,11 @@ def parse_record(record: Mapping[str, Any]) -> tuple[str, VerifyInput | Exceptio
         row_id = explicit_id(raw_id) or ""
         if isinstance(data.get(INPUT_COLUMN), str):
             loaded = json.loads(data[INPUT_COLUMN])
-            if not isinstance(loaded, dict):
-                raise InvalidInput("the input must be a JSON object")
-            data = {**loaded, "id": row_id}
+            data = {**loaded, "id": row_id} if isinstance(loaded, dict) else loaded  # read_input refuses a non-object
+        row = read_input(data)
         if not row_id:
             raise InvalidInput("the row has no id")
-        return row_id, read_input(data)
+        return row_id, row
     except (ValueError, ValidationError) as exc:  # InvalidInput is a ValueError
         return row_id, exc
 
