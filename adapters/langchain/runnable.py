@@ -38,7 +38,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     pipeline options (``decomposition``, ``window_size``, ``window_overlap``,
     ``global_verification``, ``sub_sentence_spans``).
 
-    A row that cannot be verified (no context, an empty one, a context item that is no text, no
+    A row that cannot be verified (no context, a context item that is no text, no
     answer, a judge that fails, a row past ``timeout`` seconds) raises, as any Runnable whose step
     fails does: :class:`rt4chart_plugins.InvalidInput`, ``TimeoutError`` or
     :class:`rt4chart_plugins.JudgeError`, with the reason and the failed report as ``.report``;
