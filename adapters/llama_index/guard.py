@@ -66,7 +66,12 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
             raise InvalidInput(f"query_engine must be a LlamaIndex query engine, got {type(query_engine).__name__}")
         check_options(policy, on_error, min_support, message)
         self.query_engine = query_engine
-        self.options = {"policy": policy, "cite_sources": cite, "message": message, "min_support": min_support}
+        self.options: dict[str, Any] = {
+            "policy": policy,
+            "cite_sources": cite,
+            "message": message,
+            "min_support": min_support,
+        }
         self.quote = quote
         self.on_error = on_error
         self.timeout = check_timeout(timeout)
