@@ -26,6 +26,7 @@ FLOORS = {
     "rt4chart_plugins.detector": 4, "rt4chart_plugins.verifier": 4, "rt4chart_plugins.gasp": 4,
     "rt4chart_plugins.guard": 4,
     "rt4chart_plugins.render": 5, "rt4chart_plugins.batch": 5, "rt4chart_plugins.cli": 5,
+    "rt4chart_plugins.guard_command": 5,
     "rt4chart_plugins.distributed": 5,
     "rt4chart_plugins.adapters": 5, "rt4chart_plugins.audit": 5, "rt4chart_plugins": 5,
 }
