@@ -34,7 +34,16 @@ from rt4chart_plugins.errors import InvalidInput, Rt4chartError
 from rt4chart_plugins.judges.registry import JUDGES, judge_name
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
-LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
+LAB_COMMANDS = (
+    "bench",
+    "train-verifier",
+    "gasp-fit",
+    "bench-combine",
+    "readout-fit",
+    "bench-ray",
+    "bench-scale",
+    "bench-guard",
+)
 
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
