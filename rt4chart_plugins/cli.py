@@ -34,16 +34,7 @@ from rt4chart_plugins.errors import InvalidInput, Rt4chartError
 from rt4chart_plugins.judges.registry import JUDGES, judge_name
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
-LAB_COMMANDS = (
-    "bench",
-    "train-verifier",
-    "gasp-fit",
-    "bench-combine",
-    "readout-fit",
-    "bench-ray",
-    "bench-scale",
-    "bench-guard",
-)
+LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
 
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
