@@ -57,8 +57,13 @@ class Edit:
         self.inserts.setdefault(max(0, min(position, len(self.text))), []).append(marker)
 
     def kept(self, start: int, end: int) -> bool:
-        """Whether every word character of ``[start, end)`` is still there."""
-        return all(self.keep[i] for i in range(max(0, start), min(end, len(self.text))) if _WORD.match(self.text[i]))
+        """Whether every word of ``[start, end)`` is still there, but the joiner it may open with
+        ("and verified new users can…" keeps its claim when its "and" went with the clause before)."""
+        start, end = max(0, start), min(end, len(self.text))
+        joiner = _JOINER.match(self.text, start, end)
+        if joiner and joiner.end() < end:
+            start = joiner.end()
+        return all(self.keep[i] for i in range(start, end) if _WORD.match(self.text[i]))
 
     def render(self) -> str:
         out: list[str] = []

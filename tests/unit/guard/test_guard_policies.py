@@ -129,3 +129,14 @@ def test_unknown_or_bad_options_are_refused(trained, options, word):
 def test_aguard_is_the_same_guard(trained):
     g = asyncio.run(trained.aguard(" ".join(POLICY_CONTEXT), POLICY_ANSWER))
     assert g.text == KEPT
+
+
+def test_a_kept_clause_that_lost_its_joiner_is_still_kept_and_cited(report):
+    first_gone = report.model_copy(deep=True)
+    for c in first_gone.claims:
+        c.label = Label.ENT if c.id in (1, 3) else Label.NIC
+        c.evidence = c.evidence if c.label == Label.ENT else []
+    g = guard_report(first_gone, cite_sources=True)
+    assert g.text == "No verification is needed [1]. Verified new users can extend it once by 7 days [1][2]."
+    assert [r.claim_id for r in g.removed] == [0, 2, 4]
+    assert [c.claim_ids for c in g.citations] == [[1], [3]]
