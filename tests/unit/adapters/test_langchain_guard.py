@@ -36,6 +36,9 @@ def test_in_a_chain_with_batch_and_ainvoke():
     chain = RunnableLambda(lambda q: {"context": DOCS, "question": q, "answer": POLICY_ANSWER}) | RT4ChartGuard()
     assert chain.batch(["Who gets the trial?", "How long?"]) == [KEPT, KEPT]
     assert asyncio.run(chain.ainvoke("Who?")) == KEPT
+    assert list(chain.stream("Who?")) == [KEPT]
+    assert RT4ChartGuard().get_output_schema().model_json_schema()["type"] == "string"
+    assert RT4ChartGuard(output="result").get_output_schema() is GuardedAnswer
     flagged = RT4ChartGuard(policy="flag", quote=False).invoke({"context": DOCS, "answer": POLICY_ANSWER})
     assert flagged.count("[contradicted]") == 2 and flagged.endswith("email support [unsupported].")
 
