@@ -140,3 +140,28 @@ def test_a_kept_clause_that_lost_its_joiner_is_still_kept_and_cited(report):
     assert g.text == "No verification is needed [1]. Verified new users can extend it once by 7 days [1][2]."
     assert [r.claim_id for r in g.removed] == [0, 2, 4]
     assert [c.claim_ids for c in g.citations] == [[1], [3]]
+
+
+_LABELS = [Label.ENT, Label.CON, Label.NIC, None]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_any_verdicts_give_a_subsequence_of_the_answer_plus_markers(report, seed):
+    """Every labelling of the policy answer's five claims, under every policy: the text is the
+    answer's own characters in order (a capital aside), markers, or the refusal message."""
+    import itertools
+    import re
+
+    for labels in itertools.islice(itertools.product(_LABELS, repeat=5), seed * 256, (seed + 1) * 256):
+        changed = report.model_copy(deep=True)
+        for claim, label in zip(changed.claims, labels):
+            claim.label = label
+        for policy in ("drop", "flag", "refuse"):
+            g = guard_report(changed, policy=policy, cite_sources=True, quote=False)
+            if g.status == "refused":
+                assert g.text == "I can't answer that from the sources I was given."
+                continue
+            bare = re.sub(r" (?:\[\d+\])+| \[(?:contradicted|unsupported|unverified)\]", "", g.text)
+            it = iter(POLICY_ANSWER.lower())
+            assert all(ch in it for ch in bare.lower()), (labels, policy, g.text)
+            assert "  " not in bare and not bare.startswith(" ") and " ." not in bare and " ," not in bare
