@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from llama_index.core.base.base_query_engine import BaseQueryEngine
-from llama_index.core.base.response.schema import Response, StreamingResponse
+from llama_index.core.base.response.schema import AsyncStreamingResponse, Response, StreamingResponse
 from llama_index.core.prompts.mixin import PromptMixinType
 from llama_index.core.schema import QueryBundle
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
@@ -97,8 +97,8 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
     async def aguard_response(self, response: Any, query: str | None = None) -> Response:
         if isinstance(response, StreamingResponse):
             response = response.get_response()
-        elif hasattr(response, "aget_response"):  # an AsyncStreamingResponse
-            response = await response.aget_response()
+        elif isinstance(response, AsyncStreamingResponse):
+            response = await response.get_response()
         if not isinstance(response, Response):
             raise InvalidInput(f"the guard reads a Response with a text answer, got {type(response).__name__}")
         nodes = list(response.source_nodes or [])

@@ -71,3 +71,21 @@ def test_bad_settings_are_refused():
         RT4ChartGuardQueryEngine(object())  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="policy"):
         RT4ChartGuardQueryEngine(FixedEngine(), policy="block")  # type: ignore[arg-type]
+
+
+def test_a_streaming_response_is_read_to_its_end_then_guarded():
+    from llama_index.core.base.response.schema import AsyncStreamingResponse, StreamingResponse
+
+    engine = RT4ChartGuardQueryEngine(FixedEngine())
+    words = [w + " " for w in POLICY_ANSWER.split(" ")]
+    streamed = StreamingResponse(response_gen=iter(words), source_nodes=NODES)
+    assert engine.guard_response(streamed).response == (
+        "The free trial lasts 14 days, and verified new users can extend it once by 7 days."
+    )
+
+    async def agen():
+        for w in words:
+            yield w
+
+    guarded = asyncio.run(engine.aguard_response(AsyncStreamingResponse(response_gen=agen(), source_nodes=NODES)))
+    assert guarded.response.startswith("The free trial lasts 14 days")
