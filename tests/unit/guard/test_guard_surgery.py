@@ -80,6 +80,12 @@ def test_a_marker_goes_before_the_closing_punctuation():
     assert edit.render() == "It lasts 14 days [unsupported]"
 
 
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence bounds by a plain rule, so that these properties test the surgery alone (the
+    product's splitter has tests of its own)."""
+    return [(m.start(), m.end()) for m in re.finditer(r"[^\s.!?…][^.!?…\n]*[.!?…]*", text)]
+
+
 def _is_subsequence(small: str, big: str) -> bool:
     it = iter(big)
     return all(ch in it for ch in small)
@@ -100,8 +106,7 @@ def answers(draw):
 def test_the_output_is_the_answers_characters_in_order(text, data):
     n = len(text)
     spans = data.draw(st.lists(st.tuples(st.integers(-2, n + 2), st.integers(-2, n + 2)), max_size=5))
-    sentences = split_sentences(text)
-    edit = drop(text, sentences, spans)
+    edit = drop(text, _sentences(text), spans)
     for a, b in data.draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), max_size=3)):
         mark_after(edit, min(a, b), max(a, b), "[9]")
     out = edit.render()
@@ -114,5 +119,5 @@ def test_the_output_is_the_answers_characters_in_order(text, data):
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=80), st.lists(st.tuples(st.integers(0, 90), st.integers(0, 90)), max_size=4))
 def test_any_text_and_any_spans_never_crash(text, spans):
-    out = drop(text, split_sentences(text), spans).render()
+    out = drop(text, _sentences(text), spans).render()
     assert isinstance(out, str) and len(re.sub(r"\s", "", out)) <= len(re.sub(r"\s", "", text)) + 2
