@@ -1,7 +1,7 @@
 """rt4chart-plugins: claim-level, evidence-backed hallucination detection for RAG (RT4CHART).
 
 The public API is what ``__all__`` names: the two detectors and the judge factory, the judge base
-class and the pipeline's configuration, the report and the types it is made of, and every error
+class and the pipeline's configuration, the report and the types it is made of, the guarded answer, and every error
 the package raises on purpose. Everything else is importable from its own module and may change.
 """
 
@@ -16,6 +16,7 @@ from rt4chart_plugins.errors import (
     Rt4chartError,
 )
 from rt4chart_plugins.gasp import GaspDetector
+from rt4chart_plugins.guard import GuardedAnswer
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import make_judge
 from rt4chart_plugins.types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, set_html_view
@@ -36,6 +37,8 @@ __all__ = [
     "Span",
     "Sentence",
     "Cost",
+    # what the guard returns
+    "GuardedAnswer",
     # what can be caught
     "Rt4chartError",
     "InvalidInput",

@@ -8,6 +8,7 @@
     rt4chart export results.jsonl -o claims.csv           # one row per claim (.csv or .parquet)
     rt4chart diff before.jsonl after.jsonl [--fail-on new-hallucinations]   # two runs compared; a CI gate
     rt4chart model pull [NAME] | path [NAME] | list
+    rt4chart guard --context FILE --answer "..." [--policy drop|flag|refuse] [--cite]   # what a user may see
     rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
 
 The lab (``pip install -e lab`` from a checkout) adds its commands through the
@@ -27,7 +28,7 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from rt4chart_plugins import models
+from rt4chart_plugins import guard_command, models
 from rt4chart_plugins.audit import commands as audit_commands
 from rt4chart_plugins.errors import InvalidInput, Rt4chartError
 from rt4chart_plugins.judges.registry import JUDGES, judge_name
@@ -367,6 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="print the JSON Schema of a report")
     s.set_defaults(func=cmd_schema)
     audit_commands.register(sub)  # report, export, diff
+    guard_command.register(sub)  # guard
 
     m = sub.add_parser("model", help="get and locate the embedded judge's model and GASP's scorers")
     m.add_argument("action", choices=["pull", "path", "list"])

@@ -21,6 +21,11 @@ return_exceptions=True)`` keeps the other rows, each failure carrying its failed
 context or answer key is how the chain is wired: it raises at once, whatever ``on_error`` says.
 ``RT4ChartVerifier.reports_dataframe(reports)`` is the claim table of a batch's reports.
 
+``RT4ChartGuard`` takes the same input and returns the answer as the context supports it (the
+unsupported clauses taken out, or marked, or the answer refused; ``cite=True`` for ``[n]``
+markers): ``rag_chain | RT4ChartGuard()``; its ``astream`` streams the guarded text at most one
+sentence behind (docs/guard.md).
+
 For LangSmith / openevals, ``create_rt4chart_evaluator()`` returns an evaluator function
 ``(inputs, outputs, reference_outputs) -> {"key", "score", "comment", "metadata"}`` with the claims
 and their evidence in ``metadata``, for ``langsmith.evaluate(app, data=..., evaluators=[...])``.
@@ -41,12 +46,14 @@ require_framework(
 )
 
 from rt4chart_plugins.adapters.langchain.evaluator import create_rt4chart_evaluator  # noqa: E402
+from rt4chart_plugins.adapters.langchain.guard import RT4ChartGuard  # noqa: E402
 from rt4chart_plugins.adapters.langchain.inputs import cite_documents, passage_metadata, to_answer, to_context  # noqa: E402
 from rt4chart_plugins.adapters.langchain.judge import LangChainJudge  # noqa: E402
 from rt4chart_plugins.adapters.langchain.runnable import RT4ChartVerifier  # noqa: E402
 
 __all__ = [
     "LangChainJudge",
+    "RT4ChartGuard",
     "RT4ChartVerifier",
     "cite_documents",
     "create_rt4chart_evaluator",

@@ -23,6 +23,8 @@ PUBLIC = {
     "Span",
     "Sentence",
     "Cost",
+    # what the guard returns
+    "GuardedAnswer",
     # what can be caught
     "Rt4chartError",
     "InvalidInput",

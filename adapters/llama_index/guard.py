@@ -1,0 +1,130 @@
+"""``RT4ChartGuardQueryEngine``: a LlamaIndex query engine whose answers are guarded.
+
+Why a query-engine wrapper and not a postprocessor: LlamaIndex's postprocessors
+(``node_postprocessors``) act on the retrieved nodes before the answer is written, and it has no
+hook that rewrites a finished ``Response``. What its users do to change answers is wrap the query
+engine (as its own ``RetryQueryEngine`` and ``TransformQueryEngine`` do), so the guard is one: it
+takes any query engine, asks it, and guards ``Response.response`` against the response's own
+``source_nodes``. Its citations point to those nodes (``node_id`` and their metadata), and the
+:class:`GuardedAnswer` rides along in ``response.metadata["rt4chart_guard"]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from llama_index.core.base.base_query_engine import BaseQueryEngine
+from llama_index.core.base.response.schema import AsyncStreamingResponse, Response, StreamingResponse
+from llama_index.core.prompts.mixin import PromptMixinType
+from llama_index.core.schema import QueryBundle
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
+from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
+from rt4chart_plugins.adapters.llama_index.judge import wrap
+
+from rt4chart_plugins.detector import run_sync
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, guard_report
+from rt4chart_plugins.guard.policies import check_options
+
+#: where the guarded answer rides in the returned response's metadata
+METADATA_KEY = "rt4chart_guard"
+FIELDS = Fields(context="source_nodes", answer="response")
+
+
+class RT4ChartGuardQueryEngine(BaseQueryEngine):
+    """Any LlamaIndex query engine, its answers guarded before they are returned.
+
+    ``policy``: ``"drop"`` (default: the clauses its source nodes contradict or lack taken out),
+    ``"flag"`` (marked inline) or ``"refuse"`` (``message`` instead); ``cite=True``: ``[n]``
+    markers, ``n`` standing for a source node. The judge options are :class:`RT4ChartEvaluator`'s.
+    An answer that cannot be verified raises with its failed report as ``.report``
+    (``on_error="raise"``, default); ``"pass"`` returns it marked ``[unverified]``; ``"report"``
+    returns a response whose ``response`` is None. A streaming response is read to its end first:
+    what is returned is a plain ``Response``.
+    """
+
+    def __init__(
+        self,
+        query_engine: BaseQueryEngine,
+        judge: Any = None,
+        *,
+        llm: Any = None,
+        judge_kwargs: dict[str, Any] | None = None,
+        policy: Policy = "drop",
+        cite: bool = False,
+        message: str = DEFAULT_MESSAGE,
+        min_support: float = 0.5,
+        quote: bool = True,
+        on_error: Literal["raise", "pass", "report"] = "raise",
+        timeout: float | None = None,
+        concurrency: int = 4,
+        **options: Any,
+    ):
+        if not isinstance(query_engine, BaseQueryEngine):
+            raise InvalidInput(f"query_engine must be a LlamaIndex query engine, got {type(query_engine).__name__}")
+        check_options(policy, on_error, min_support, message)
+        self.query_engine = query_engine
+        self.options: dict[str, Any] = {
+            "policy": policy,
+            "cite_sources": cite,
+            "message": message,
+            "min_support": min_support,
+        }
+        self.quote = quote
+        self.on_error = on_error
+        self.timeout = check_timeout(timeout)
+        self._verifier = build_verifier(
+            judge_from(judge, llm=llm), wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options
+        )
+        super().__init__(callback_manager=query_engine.callback_manager)
+
+    def _get_prompt_modules(self) -> PromptMixinType:
+        return {"query_engine": self.query_engine}
+
+    def _query(self, query_bundle: QueryBundle) -> Response:
+        return run_sync(self.aguard_response(self.query_engine.query(query_bundle), query_bundle.query_str))
+
+    async def _aquery(self, query_bundle: QueryBundle) -> Response:
+        response = await self.query_engine.aquery(query_bundle)
+        return await self.aguard_response(response, query_bundle.query_str)
+
+    def guard_response(self, response: Any, query: str | None = None) -> Response:
+        """A response from anywhere (its ``response`` and ``source_nodes``), guarded."""
+        return run_sync(self.aguard_response(response, query))
+
+    async def aguard_response(self, response: Any, query: str | None = None) -> Response:
+        if isinstance(response, StreamingResponse):
+            response = response.get_response()
+        elif isinstance(response, AsyncStreamingResponse):
+            response = await response.get_response()
+        if not isinstance(response, Response):
+            raise InvalidInput(f"the guard reads a Response with a text answer, got {type(response).__name__}")
+        nodes = list(response.source_nodes or [])
+        passages = [n.node.get_content() for n in nodes]
+        report = await averify_row(self._verifier, passages, response.response, query, FIELDS, timeout=self.timeout)
+        metadata = [_node_metadata(n) for n in nodes]
+        for claim in report.claims:
+            for evidence in claim.evidence:
+                if 0 <= evidence.passage < len(metadata):
+                    evidence.metadata = metadata[evidence.passage]
+        guarded: GuardedAnswer = guard_report(
+            report,
+            passages=passages,
+            on_error=self.on_error,
+            quote=self.quote,
+            error=row_error(report) if report.state == "failed" else None,
+            **self.options,
+        )
+        return Response(
+            response=guarded.text,
+            source_nodes=nodes,
+            metadata={**(response.metadata or {}), METADATA_KEY: guarded},
+        )
+
+
+def _node_metadata(node: Any) -> dict[str, Any]:
+    """A source node's id and metadata, JSON-safe (the report always serializes)."""
+    raw = node.node.metadata if isinstance(getattr(node.node, "metadata", None), Mapping) else {}
+    return {"node_id": node.node.node_id, **json.loads(json.dumps(dict(raw), default=str))}
