@@ -24,6 +24,7 @@ FLOORS = {
     "rt4chart_plugins.judges": 2,
     "rt4chart_plugins.pipeline": 3,
     "rt4chart_plugins.detector": 4, "rt4chart_plugins.verifier": 4, "rt4chart_plugins.gasp": 4,
+    "rt4chart_plugins.factory": 4,
     "rt4chart_plugins.render": 5, "rt4chart_plugins.batch": 5, "rt4chart_plugins.cli": 5,
     "rt4chart_plugins.distributed": 5,
     "rt4chart_plugins.adapters": 5, "rt4chart_plugins.audit": 5, "rt4chart_plugins": 5,
