@@ -56,7 +56,10 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
         if flag in taken:
             continue
         first = takers[0][1]
-        helps = "; ".join(f"{e.name} judge: {f.help}" for e, f in takers)
+        by_help: dict[str, list[str]] = {}
+        for e, f in takers:
+            by_help.setdefault(f.help, []).append(e.name)
+        helps = "; ".join(f"{', '.join(names)} judge: {text}" for text, names in by_help.items())
         if first.negatable:
             g.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=helps)
         elif first.type is None:

@@ -422,6 +422,10 @@ def all_flags() -> dict[str, list[tuple[JudgeEntry, Flag]]]:
     return flags
 
 
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def options_from_flags(judge: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
     """The options that the judge flags given (``{"--timeout": 30.0}``) set for the named judge;
     a flag this judge does not take is refused, naming the judges that do."""
@@ -432,7 +436,7 @@ def options_from_flags(judge: str | None, given: Mapping[str, Any]) -> dict[str,
         if flag not in mine:
             takers = [e.name for e, _ in all_flags().get(flag, [])]
             raise InvalidInput(
-                f"{flag} is for the {' and '.join(takers)} judge, not {found.name!r}"
+                f"{flag} is for the {_either(takers)} judge, not {found.name!r}"
                 + (f"; its flags: {', '.join(mine)}" if mine else "; it takes no flag")
             )
         f = mine[flag]
