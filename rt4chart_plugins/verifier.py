@@ -63,7 +63,9 @@ class Verifier(Detector):
     ):
         # the judge's name and options checked now (registry), not at the first row; nothing loads
         choice = choose(judge, judge_kwargs)
-        self.config = pipeline_config({"decomposition": choice.decomposition, **config})
+        if config.get("decomposition") is None:  # unset: the judge's (clauses for the trained verifier)
+            config = {**config, "decomposition": choice.decomposition}
+        self.config = pipeline_config(config)
         self._judge_spec = judge
         self._judge_kwargs = judge_kwargs or {}
         self._judge: Judge | None = choice.instance

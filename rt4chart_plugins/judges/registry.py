@@ -155,7 +155,7 @@ JUDGES: dict[str, JudgeEntry] = {
                 "model_path": _PATH,
                 "model": str | None,
                 "n_ctx": AtLeastOne,
-                "n_threads": AtLeastOne | None,
+                "n_threads": AtLeastZero | None,  # 0 or None: every core
                 "seed": int,
                 "cache": _CACHE,
                 "evidence": bool,
@@ -378,6 +378,8 @@ class JudgeChoice:
 def choose(judge: Judge | str | None = None, options: Mapping[str, Any] | None = None) -> JudgeChoice:
     """The judge a name (or ``None``: ``$RT4CHART_JUDGE``, else the default) and options stand
     for, every option checked, nothing built; a :class:`Judge` given as is takes no options."""
+    if options is not None and not isinstance(options, Mapping):
+        raise InvalidInput(f"judge options must be a dict, got {type(options).__name__} {options!r}")
     options = dict(options or {})
     if isinstance(judge, Judge):
         if options:

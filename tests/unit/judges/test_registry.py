@@ -129,6 +129,11 @@ def test_an_option_of_the_wrong_type_is_refused(judge, options, says):
         Verifier(judge, judge_kwargs=options)
 
 
+def test_judge_options_that_are_no_dict_are_refused():
+    with pytest.raises(InvalidInput, match="judge options must be a dict, got list"):
+        Verifier("trained", judge_kwargs=[("threshold", 0.5)])
+
+
 def test_options_given_with_a_judge_instance_are_refused():
     with pytest.raises(InvalidInput, match="Judge instance"):
         Verifier(FakeJudge(), judge_kwargs={"size": 2})
@@ -260,6 +265,7 @@ def test_the_decomposition_default_is_the_judges():
     assert Verifier("auto").config.decomposition == "sentence"  # the cascade's LLM reads whole sentences
     assert Verifier(FakeJudge()).config.decomposition == "llm"  # a Judge given as is: its own decompose
     assert Verifier(decomposition="sentence").config.decomposition == "sentence"
+    assert Verifier(decomposition=None).config.decomposition == "clauses"
 
 
 def test_the_default_judge_splits_as_it_did_when_its_decompose_was_asked():
