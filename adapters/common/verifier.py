@@ -58,7 +58,7 @@ def build_verifier(
             raise InvalidInput(f"judge_kwargs for a {type(judge).__name__}: {exc}") from None
         if wrapped is None:
             raise InvalidInput(
-                f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: use one of "
+                f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass one of "
                 f"{offered()}, a rt4chart_plugins.Judge, or this framework's LLM object"
             )
         judge, judge_kwargs = wrapped, None
