@@ -337,9 +337,10 @@ def check_options(name: str, options: Mapping[str, Any], *, within: str | None =
     found = JUDGES[name]
     what = within or f"the {name!r} judge"
     if error := unknown_options(options, found.options, what):
-        elsewhere = sorted({o for o in options if o not in found.options for e in JUDGES.values() if o in e.options})
-        takers = {o: [e.name for e in JUDGES.values() if o in e.options and e.name != name] for o in elsewhere}
-        note = "; ".join(f"{o} is an option of the {', '.join(map(repr, t))} judge" for o, t in takers.items() if t)
+        takers = {
+            o: [e.name for e in JUDGES.values() if o in e.options] for o in sorted(options) if o not in found.options
+        }
+        note = "; ".join(f"{o} is an option of the {_either(t)} judge" for o, t in takers.items() if t)
         raise InvalidInput(f"{error}" + (f" ({note})" if note else ""))
     for option, value in options.items():
         _check_value(name, option, found.options[option], value)

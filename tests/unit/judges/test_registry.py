@@ -111,7 +111,7 @@ def test_an_unknown_option_is_refused_with_the_nearest_name():
 
 
 def test_an_option_of_another_judge_says_which_judge_takes_it():
-    with pytest.raises(InvalidInput, match=r"takes no option 'base_url'.*base_url is an option of the 'openai' judge"):
+    with pytest.raises(InvalidInput, match=r"takes no option 'base_url'.*base_url is an option of the openai judge"):
         Verifier("trained", judge_kwargs={"base_url": "http://127.0.0.1:9/v1"})
 
 
