@@ -27,68 +27,53 @@ import json
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import get_args
 
 from rt4chart_plugins import guard_command, models
 from rt4chart_plugins.audit import commands as audit_commands
+from rt4chart_plugins.config import Decomposition
 from rt4chart_plugins.errors import InvalidInput, Rt4chartError
-from rt4chart_plugins.judges.registry import JUDGES, judge_name
+from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags, options_from_flags
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
 LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
 
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
-    """The judge and pipeline flags, shared with the lab's ``rt4chart bench``."""
+    """The judge and pipeline flags, shared with the lab's ``rt4chart bench``. The judge flags are
+    the registry's (:func:`rt4chart_plugins.judges.registry.all_flags`): a flag several judges take
+    is one flag, and one the parser already has (``verify``'s ``--threshold``, shared with GASP)
+    is left as it is."""
     g = p.add_argument_group("judge")
     g.add_argument(
-        "--judge", choices=list(JUDGES), default=None, help="; ".join(f"{e.name}: {e.summary}" for e in JUDGES.values())
-    )
-    g.add_argument(
-        "--model-path",
-        help="local judge: any ChatML GGUF file instead of the pinned default; "
-        "trained judge: an artifact directory (`rt4chart train-verifier --out DIR`)",
-    )
-    g.add_argument("--base-url", help="openai judge: endpoint URL (default $OPENAI_BASE_URL)")
-    g.add_argument("--api-key", help="openai judge: key (default $OPENAI_API_KEY)")
-    g.add_argument("--model", dest="openai_model", help="openai judge: model name")
-    g.add_argument("--no-cache", action="store_true", help="do not read or write the judge cache")
-    g.add_argument(
-        "--timeout",
-        type=float,
+        "--judge",
         default=None,
-        help="openai judge: seconds one request may take before it is retried (default 120)",
+        metavar="NAME",
+        help="; ".join(f"{e.spelling}: {e.summary}" for e in JUDGES.values())
+        + f" (default: $RT4CHART_JUDGE, else {DEFAULT_JUDGE})",
     )
-    g.add_argument(
-        "--max-retries",
-        type=int,
-        default=None,
-        help="openai judge: retries of a request that failed transiently (default 4)",
-    )
-    g.add_argument(
-        "--budget",
-        type=float,
-        default=None,
-        help="auto judge: the largest share of claims the embedded LLM judges again (default 0.25)",
-    )
-    g.add_argument(
-        "--band",
-        type=float,
-        default=None,
-        help="auto judge: how far from the threshold a claim's P(ENT) counts as uncertain (default 0.25)",
-    )
-    g.add_argument(
-        "--flag-only",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="auto judge: the LLM judges only claims found supported, and can only flag them "
-        "(default); --no-flag-only lets it relabel any uncertain claim",
-    )
+    taken = {o for a in p._actions for o in a.option_strings}
+    for flag, takers in all_flags().items():
+        if flag in taken:
+            continue
+        first = takers[0][1]
+        by_help: dict[str, list[str]] = {}
+        for e, f in takers:
+            by_help.setdefault(f.help, []).append(e.name)
+        helps = "; ".join(f"{', '.join(names)} judge: {text}" for text, names in by_help.items())
+        if first.negatable:
+            g.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=helps)
+        elif first.type is None:
+            g.add_argument(flag, action="store_const", const=first.const, default=None, help=helps)
+        else:
+            g.add_argument(flag, type=first.type, default=None, help=helps)
     g = p.add_argument_group("pipeline")
+    defaults = ", ".join(f"{e.decomposition} for {e.name}" for e in JUDGES.values())
     g.add_argument(
         "--decomposition",
-        choices=["llm", "sentence", "holistic"],
+        choices=list(get_args(Decomposition)),
         default=None,
-        help="claim decomposition (default: llm)",
+        help=f"how answer sentences become claims (default: the judge's: {defaults})",
     )
     g.add_argument(
         "--window-size",
@@ -109,55 +94,26 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
 
 
 def judge_kwargs(args: argparse.Namespace) -> dict:
-    """Judge constructor arguments from the shared judge flags."""
-    name = judge_name(args.judge)
-    kwargs: dict = {}
-    if args.no_cache:
-        kwargs["cache"] = False
-    transport = {
-        k: v
-        for k, v in (("timeout", getattr(args, "timeout", None)), ("max_retries", getattr(args, "max_retries", None)))
-        if v is not None
+    """The judge's options from the judge flags given; a flag the judge does not take is refused
+    (the registry says which judges take it). GASP takes no judge: none are read."""
+    if getattr(args, "method", "rt4chart") == "gasp":
+        return {}
+    given = {
+        flag: value
+        for flag, takers in all_flags().items()
+        if (value := getattr(args, takers[0][1].dest, None)) is not None
     }
-    if transport and name != "openai":
-        raise InvalidInput(f"--timeout and --max-retries are for the openai judge (an endpoint), not {name!r}")
-    if name == "openai":
-        kwargs.update(
-            {
-                k: v
-                for k, v in (("base_url", args.base_url), ("api_key", args.api_key), ("model", args.openai_model))
-                if v
-            }
-        )
-        kwargs.update(transport)
-    elif name == "trained":
-        out = {"artifact_dir": args.model_path} if args.model_path else {}
-        if getattr(args, "threshold", None) is not None:
-            out["threshold"] = args.threshold
-        return out
-    elif name == "auto":  # the trained verifier's threshold, the LLM's model and cache, the cascade's budget
-        out = {"trained": {"threshold": args.threshold}} if getattr(args, "threshold", None) is not None else {}
-        llm = {**kwargs, **({"model_path": args.model_path} if args.model_path else {})}
-        if llm:
-            out["llm"] = llm
-        out.update({k: v for k in ("budget", "band") if (v := getattr(args, k, None)) is not None})
-        if getattr(args, "flag_only", None) is not None:
-            out["flag_only"] = args.flag_only
-        return out
-    elif args.model_path:
-        kwargs["model_path"] = args.model_path
-    return kwargs
+    return options_from_flags(args.judge, given)
 
 
 def _verifier(args: argparse.Namespace):
-    from rt4chart_plugins.verifier import Verifier
+    """The detector the flags describe, built by :func:`rt4chart_plugins.factory.make_detector`."""
+    from rt4chart_plugins.factory import make_detector
 
-    if getattr(args, "method", "rt4chart") == "gasp":
-        from rt4chart_plugins.gasp import GaspDetector
-
-        return GaspDetector(args.scorer, chunks=args.chunks, threshold=args.threshold)
-    kwargs = judge_kwargs(args)
-    judge = args.judge
+    method = getattr(args, "method", "rt4chart")
+    if method == "gasp":
+        gasp = {"model": args.scorer, "chunks": args.chunks, "threshold": args.threshold}
+        return make_detector("gasp", args.judge, **{k: v for k, v in gasp.items() if v is not None})
     config = {
         "window_size": args.window_size,
         "window_overlap": args.window_overlap,
@@ -167,7 +123,7 @@ def _verifier(args: argparse.Namespace):
         config["decomposition"] = args.decomposition
     if getattr(args, "deadline", None) is not None:
         config["deadline"] = args.deadline
-    return Verifier(judge, judge_kwargs=kwargs, **config)
+    return make_detector(method, args.judge, judge_kwargs=judge_kwargs(args), **config)
 
 
 def _read_text(path: str, what: str) -> str:
@@ -338,7 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help="gasp: risk threshold (default: calibrated); trained judge: the "
-        "support at or above which a claim is ENT (default: the artifact's, fitted on train rows)",
+        "support at or above which a claim is ENT (default: the artifact's, fitted on train rows); "
+        "auto judge: the trained verifier's threshold",
     )
     g = v.add_argument_group("engine")
     g.add_argument(

@@ -12,13 +12,22 @@ from rt4chart_plugins.errors import InvalidInput
 #: window as it is given
 METHOD_WINDOW_SIZE = 25
 
+#: how an answer becomes claims: ``clauses`` (each clause of a sentence, split by rule: no model),
+#: ``llm`` (the judge splits each sentence, an LLM judge with a prompt), ``sentence`` (one claim per
+#: sentence), ``holistic`` (the judge decomposes the answer as a whole)
+Decomposition = Literal["llm", "clauses", "sentence", "holistic"]
+
 
 class PipelineConfig(BaseModel):
     """Knobs of the RT4CHART backward program (docs/configuration.md). Unknown knobs are refused."""
 
     model_config = ConfigDict(extra="forbid")
 
-    decomposition: Literal["llm", "sentence", "holistic"] = "llm"
+    decomposition: Decomposition | None = Field(
+        None,
+        description="how answer sentences become claims; None: the judge's own (its registry entry's: clauses "
+        "for the trained verifier, llm for LLM judges; llm, its own decompose, for a Judge given as is)",
+    )
     window_size: int | None = Field(
         None,
         ge=1,
@@ -73,6 +82,11 @@ SecondsOrNone = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
+def wanted(kind: Any) -> str:
+    """What a value of ``kind`` (one of the types above) must be, in words."""
+    return _WANTED.get(kind, "valid")
+
+
 def checked(name: str, value: Any, kind: Any) -> Any:
     """``value`` if it is a ``kind`` (one of the types above), else :class:`InvalidInput` naming
     the option: a bad option must fail where it is given, not as a ``ValueError`` from asyncio or
@@ -80,7 +94,7 @@ def checked(name: str, value: Any, kind: Any) -> Any:
     try:
         return _ADAPTERS[kind].validate_python(value)
     except ValidationError:
-        raise InvalidInput(f"{name} must be {_WANTED.get(kind, 'valid')}, got {value!r}") from None
+        raise InvalidInput(f"{name} must be {wanted(kind)}, got {value!r}") from None
 
 
 _WANTED = {

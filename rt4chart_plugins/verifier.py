@@ -20,7 +20,7 @@ from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, OnError, Policy
 from rt4chart_plugins.guard import aguard as _aguard
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import check_judge_options, make_judge
+from rt4chart_plugins.judges.registry import choose, make_judge
 from rt4chart_plugins.pipeline.aggregate import report_of
 from rt4chart_plugins.pipeline.readings import ContextReadings
 from rt4chart_plugins.pipeline.stages import run_stages
@@ -48,9 +48,11 @@ def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
 class Verifier(Detector):
     """Claim-level RAG faithfulness with evidence (RT4CHART).
 
-    ``judge``: a :class:`Judge`, or ``"local"`` / ``"trained"`` / ``"openai"`` (``judge_kwargs`` configure it).
-    Pipeline knobs (``decomposition``, ``window_size``, ``window_overlap``, ``global_verification``,
-    ``sub_sentence_spans``) are validated up front.
+    ``judge``: a :class:`Judge`, or a name of :data:`~rt4chart_plugins.judges.registry.JUDGES`
+    (``"trained"``, the default, ``"local"``, ``"openai"``, ``"auto"``; ``judge_kwargs`` configure
+    it). An unknown name or option fails here, with :class:`InvalidInput`. Pipeline knobs
+    (``decomposition``, whose default is the judge's, ``window_size``, ``window_overlap``,
+    ``global_verification``, ``sub_sentence_spans``, ...) are validated up front.
     """
 
     def __init__(
@@ -61,12 +63,14 @@ class Verifier(Detector):
         judge_kwargs: dict[str, Any] | None = None,
         **config: Any,
     ):
+        # the judge's name and options checked now (registry), not at the first row; nothing loads
+        choice = choose(judge, judge_kwargs)
+        if config.get("decomposition") is None:  # unset: the judge's (clauses for the trained verifier)
+            config = {**config, "decomposition": choice.decomposition}
         self.config = pipeline_config(config)
         self._judge_spec = judge
         self._judge_kwargs = judge_kwargs or {}
-        if self._judge_kwargs and not isinstance(judge, Judge):
-            check_judge_options(judge, self._judge_kwargs)  # a misspelt judge option fails now, not at the first row
-        self._judge: Judge | None = judge if isinstance(judge, Judge) else None
+        self._judge: Judge | None = choice.instance
         self.concurrency = checked("concurrency", concurrency, AtLeastOne)
         self._readings = ContextReadings()
 

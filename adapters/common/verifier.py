@@ -7,18 +7,16 @@ setting fails when the metric is built, not in the middle of a run.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.errors import InvalidInput, unknown_options
-from rt4chart_plugins.gasp import GaspDetector
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.factory import check_method, make_detector
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import JUDGES
-from rt4chart_plugins.verifier import Verifier
+from rt4chart_plugins.judges.registry import JUDGES, offered
 
-#: judges named by string, resolved by :func:`rt4chart_plugins.make_judge`
+#: the judges a string names (``hf:REPO`` is ``hf``; :func:`is_judge_name` says whether a string is one)
 JUDGE_NAMES = tuple(JUDGES)
 
 
@@ -30,13 +28,14 @@ def build_verifier(
     concurrency: int = 4,
     **options: Any,
 ) -> Detector:
-    """The detector behind an adapter: RT4CHART (a :class:`Verifier`) unless ``method="gasp"``.
+    """The detector behind an adapter: RT4CHART (a :class:`Verifier`) unless ``method="gasp"``,
+    built by :func:`rt4chart_plugins.factory.make_detector`, the factory of the Python API, the CLI
+    and the Ray job, so a bad name or option is refused with the same words as there.
 
     ``judge`` may be a :class:`Verifier` or any other :class:`Detector` such as a
-    :class:`GaspDetector` (used as is), a :class:`Judge`, ``None`` / ``"trained"`` (the packaged
-    cross-encoder verifier, the offline default), ``"local"`` (the embedded LLM judge), ``"openai"``
-    (any OpenAI-compatible endpoint, configured by ``judge_kwargs``: ``base_url``, ``api_key``,
-    ``model``), or a framework's own LLM object, which ``wrap`` turns into a :class:`Judge`
+    :class:`GaspDetector` (used as is), a :class:`Judge`, ``None`` or a judge name of the registry
+    (``"trained"``, the offline default, ``"local"``, ``"openai"``, ``"auto"``, …, configured by
+    ``judge_kwargs``), or a framework's own LLM object, which ``wrap`` turns into a :class:`Judge`
     (``wrap`` returns None for objects it does not know; ``judge_kwargs`` then go to that
     ChatJudge: ``cache``, ``concurrency``, ``max_retries``, ``name``).
     ``options`` are the pipeline knobs (``decomposition``, ``window_size``, ...), validated here so
@@ -52,31 +51,21 @@ def build_verifier(
                 f"{type(judge).__name__}: configure that instance instead"
             )
         return judge
-    if method == "gasp":
-        if judge is not None:
-            raise InvalidInput("method='gasp' uses no judge: drop judge=, or pass a GaspDetector as judge")
-        refuse_unknown(options, GaspDetector.__init__, "GASP")
-        return GaspDetector(concurrency=1, **options)
-    if method != "rt4chart":
-        raise InvalidInput(f"unknown method {method!r}: use 'rt4chart' or 'gasp'")
-    if judge is None or isinstance(judge, Judge):
-        return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
-    if isinstance(judge, str):
-        if judge not in JUDGE_NAMES:
+    if judge is not None and not isinstance(judge, (str, Judge)) and check_method(method) == "rt4chart":
+        try:
+            wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
+        except TypeError as exc:  # a misspelt judge_kwargs key: refused, with Python's naming of it
+            raise InvalidInput(f"judge_kwargs for a {type(judge).__name__}: {exc}") from None
+        if wrapped is None:
             raise InvalidInput(
-                f"unknown judge {judge!r}: use 'local', 'trained', 'openai', a Judge, or this framework's LLM object"
+                f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass one of "
+                f"{offered()}, a rt4chart_plugins.Judge, or this framework's LLM object"
             )
-        return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=concurrency, **options)
-    try:
-        wrapped = wrap(judge, **(judge_kwargs or {})) if wrap is not None else None
-    except TypeError as exc:  # a misspelt judge_kwargs key: refused, with Python's naming of it
-        raise InvalidInput(f"judge_kwargs for a {type(judge).__name__}: {exc}") from None
-    if wrapped is None:
-        raise InvalidInput(
-            f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: pass one of "
-            f"{', '.join(map(repr, JUDGE_NAMES))}, a rt4chart_plugins.Judge, or this framework's LLM object"
-        )
-    return Verifier(wrapped, concurrency=concurrency, **options)
+        judge, judge_kwargs = wrapped, None
+    # GASP scores one row at a time, whatever the adapter's concurrency
+    return make_detector(
+        method, judge, judge_kwargs=judge_kwargs, concurrency=concurrency if method != "gasp" else 1, **options
+    )
 
 
 def judge_from(judge: Any, **framework_names: Any) -> Any:
@@ -90,18 +79,6 @@ def judge_from(judge: Any, **framework_names: Any) -> Any:
         names = ["judge"] * (judge is not None) + sorted(given)
         raise InvalidInput(f"the judge is given twice ({', '.join(n + '=' for n in names)}): pass one")
     return next(iter(given.values()))
-
-
-def refuse_unknown(options: dict[str, Any], init: Callable[..., Any], what: str, also: tuple[str, ...] = ()) -> None:
-    """Refuse options that ``init`` does not take, naming those it does: a typo is an error, not
-    a silently ignored setting."""
-    params = [
-        p
-        for p in inspect.signature(init).parameters.values()
-        if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    if error := unknown_options(options, {p.name for p in params} | set(also), what):
-        raise error
 
 
 def check_timeout(timeout: float | None) -> float | None:

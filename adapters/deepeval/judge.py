@@ -9,11 +9,11 @@ from deepeval.models import DeepEvalBaseLLM
 from pydantic import BaseModel
 from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, llm_wrap
 from rt4chart_plugins.adapters.common.openai_chat import ask_openai, openai_client
-from rt4chart_plugins.adapters.common.verifier import JUDGE_NAMES
 
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges import failures
 from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.judges.registry import is_judge_name
 
 
 class DeepEvalJudge(ChatJudge):
@@ -121,7 +121,7 @@ wrap = llm_wrap(DeepEvalJudge, DeepEvalBaseLLM)
 
 def resolve_judge(judge: Any) -> Any:
     """deepeval model names ("gpt-4.1", ...) become deepeval's own model objects."""
-    if isinstance(judge, str) and judge not in JUDGE_NAMES:
+    if isinstance(judge, str) and not is_judge_name(judge):
         from deepeval.metrics.utils import initialize_model
 
         try:

@@ -180,15 +180,16 @@ SHOWN_FAILED = 20
 
 
 def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
-    """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers;
-    ``judge_kwargs``: the judge options the CLI read from its judge flags."""
+    """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers, checked by
+    the factory the local run uses; ``judge_kwargs``: the judge options the CLI read from its
+    judge flags (:func:`rt4chart_plugins.cli.judge_kwargs`)."""
     if args.method == "gasp":
         options = {
             k: v
             for k, v in (("model", args.scorer), ("chunks", args.chunks), ("threshold", args.threshold))
             if v is not None
         }
-        return DetectorSpec.create(method="gasp", options=options, concurrency=args.concurrency)
+        return DetectorSpec.create(method="gasp", judge=args.judge, options=options, concurrency=args.concurrency)
     options = {
         "window_size": args.window_size,
         "window_overlap": args.window_overlap,
@@ -196,6 +197,8 @@ def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
     }
     if args.decomposition:
         options["decomposition"] = args.decomposition
+    if getattr(args, "deadline", None) is not None:
+        options["deadline"] = args.deadline
     return DetectorSpec.create(
         judge=args.judge, judge_kwargs=judge_kwargs, options=options, concurrency=args.concurrency
     )

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 from rt4chart_plugins.errors import InvalidReply
-from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.judges.base import DecomposeResult, Judge
 from rt4chart_plugins.pipeline.state import RunState
 from rt4chart_plugins.rules.abstention import is_abstention
+from rt4chart_plugins.rules.clauses import clause_claims
 from rt4chart_plugins.types import Claim, Cost, Sentence
 
 #: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).
@@ -72,8 +73,11 @@ def carries_no_claim(sentence: str) -> bool:
 
 
 async def decompose(
-    sentences: list[Sentence], mode: str, judge: Judge | None, cost: Cost, notes: list[str]
+    sentences: list[Sentence], mode: str | None, judge: Judge | None, cost: Cost, notes: list[str]
 ) -> list[Claim]:
+    """The claims of the answer's checkable sentences. ``mode`` is the ``decomposition`` option;
+    None (a state built without a :class:`~rt4chart_plugins.Verifier`, which resolves it to the
+    judge's) asks the judge, as ``llm`` does."""
     checkable = [s for s in sentences if not carries_no_claim(s.text)]
     skipped = len(sentences) - len(checkable)
     if skipped:
@@ -83,7 +87,10 @@ async def decompose(
     if mode == "sentence" or judge is None:
         pairs = [(s.id, s.text) for s in checkable]
     else:
-        result = await judge.decompose(checkable, holistic=(mode == "holistic"), cost=cost)
+        if mode == "clauses":  # split by rule, the judge not asked
+            result = DecomposeResult(claims=clause_claims(checkable))
+        else:
+            result = await judge.decompose(checkable, holistic=(mode == "holistic"), cost=cost)
         pairs = list(result.claims)
         if mode != "holistic":
             covered = {sid for sid, _ in pairs}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from rt4chart_plugins.rules.quantities import number_spans
+from rt4chart_plugins.types import Sentence
 
 #: Where a sentence divides into clauses: commas, semicolons, dashes and the usual conjunctions
 #: and relative pronouns. The separator stays with the clause it opens.
@@ -49,6 +50,17 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
         if body:
             out.append((a + lead, a + lead + len(body)))
     return out
+
+
+def clause_claims(sentences: list[Sentence]) -> list[tuple[int, str]]:
+    """(answer sentence id, claim) for each clause of each sentence, in the answer's own words (so a
+    claim's span is where they stand): the ``clauses`` decomposition, which asks no model. A
+    one-clause sentence is one claim, whole."""
+    claims: list[tuple[int, str]] = []
+    for s in sentences:
+        spans = clause_spans(s.text)
+        claims += [(s.id, s.text[a:b]) for a, b in spans] if len(spans) > 1 else [(s.id, s.text)] * len(spans)
+    return claims
 
 
 def clause_with(claim: str, clauses: list[tuple[int, int]], words_said: str) -> str | None:

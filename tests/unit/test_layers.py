@@ -27,6 +27,7 @@ FLOORS = {
     "rt4chart_plugins.guard": 4,
     "rt4chart_plugins.render": 5, "rt4chart_plugins.batch": 5, "rt4chart_plugins.batch_rows": 5,
     "rt4chart_plugins.cli": 5, "rt4chart_plugins.guard_command": 5,
+    "rt4chart_plugins.factory": 4,
     "rt4chart_plugins.distributed": 5,
     "rt4chart_plugins.adapters": 5, "rt4chart_plugins.audit": 5, "rt4chart_plugins": 5,
 }

@@ -21,7 +21,7 @@ from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting, cache_key
 from rt4chart_plugins.judges.llama import prompting, scoring
-from rt4chart_plugins.judges.llama.loading import load_judge_model
+from rt4chart_plugins.judges.llama.loading import judge_model_name, load_judge_model
 from rt4chart_plugins.judges.llama.scoring import Support
 from rt4chart_plugins.types import Claim, Cost, Judgement, Sentence
 
@@ -59,7 +59,7 @@ class LlamaCppJudge(Judge):
         self._yes: list[int] = []
         self._no: list[int] = []
         self.model_path: Path | None = None
-        self.name = f"llama.cpp:{self._model_name if not model_path else Path(model_path).name}"
+        self.name = judge_model_name(self._model_name, model_path)  # the loaded model's, known before it loads
 
     # ---- model ---------------------------------------------------------------------------
 

@@ -33,6 +33,20 @@ class JudgeModel:
     name: str
 
 
+def judge_model_name(model: str, explicit_path: str | Path | None) -> str:
+    """The name of the weights that ``model`` (or the file ``explicit_path``, or
+    ``$RT4CHART_MODEL_PATH`` for the default model, as :func:`rt4chart_plugins.models.locate` reads
+    it) stands for, known without loading them: the judge's name before it loads is the one after."""
+    from rt4chart_plugins import models
+
+    explicit = explicit_path or (os.environ.get("RT4CHART_MODEL_PATH") if model == models.DEFAULT_MODEL else None)
+    if explicit:
+        path = Path(explicit).expanduser()
+        return f"llama.cpp:{path.name}:{path.stat().st_size}" if path.is_file() else f"llama.cpp:{path.name}"
+    spec = models.MODELS.get(model)
+    return f"llama.cpp:{model}:{spec.sha256[:12]}" if spec else f"llama.cpp:{model}"
+
+
 def load_judge_model(
     model: str, explicit_path: str | Path | None, *, n_ctx: int, n_threads: int, seed: int
 ) -> JudgeModel:
@@ -46,10 +60,7 @@ def load_judge_model(
     from rt4chart_plugins import models
 
     path = models.locate(model, explicit_path)
-    if explicit_path or os.environ.get("RT4CHART_MODEL_PATH"):
-        name = f"llama.cpp:{path.name}:{path.stat().st_size}"
-    else:
-        name = f"llama.cpp:{model}:{models.MODELS[model].sha256[:12]}"
+    name = judge_model_name(model, explicit_path)
     llm, lock = shared_llama(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=512, seed=seed, logits_all=False)
     if "<|im_start|>" not in (llm.metadata.get("tokenizer.chat_template") or ""):
         raise JudgeError(f"{path.name}: only ChatML-templated instruct models are supported as judges")

@@ -19,6 +19,7 @@ from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.errors import Rt4chartError
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.trained.decision import decide, softmax
 from rt4chart_plugins.judges.trained.encoder import (
@@ -32,7 +33,7 @@ from rt4chart_plugins.judges.trained.encoder import (
 )
 from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage, needs_question
-from rt4chart_plugins.rules.clauses import clause_spans
+from rt4chart_plugins.rules.clauses import clause_claims, clause_spans
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence, Signals
 
@@ -62,6 +63,10 @@ _LOAD_LOCK = threading.Lock()
 os.register_at_fork(after_in_child=_LOADED.clear)
 
 
+def _named(manifest: Manifest) -> str:
+    return f"trained-minilm-v{manifest.version}-{manifest.sha256[:8]}"
+
+
 class TrainedJudge(Judge):
     """``Verifier(judge="trained")``. ``artifact_dir``: another artifact than the packaged one;
     ``threshold``: support at or above which a claim is ENT (default: the one fitted in training);
@@ -86,7 +91,19 @@ class TrainedJudge(Judge):
         self._threshold = None if threshold is None else checked("threshold", threshold, Finite)
         self.threads = checked("threads", threads, AtLeastOne) if threads is not None else os.cpu_count() or 1
         self._state: _Loaded | None = None
-        self.name = "trained"
+        self._name: str | None = None
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        """The artifact's version and checksum, read off its manifest without loading the model,
+        so that the name is the same before and after it loads; ``trained`` while the artifact
+        cannot be read (it then never loads)."""
+        if self._name is None:
+            try:
+                self._name = _named(load_manifest(self.artifact_dir, check=False)[1])
+            except Rt4chartError:
+                return "trained"
+        return self._name
 
     # ---- loading -----------------------------------------------------------------------------
 
@@ -105,8 +122,7 @@ class TrainedJudge(Judge):
                 scorer = PairScorer(directory / MODEL_FILE, tok, self.threads)
                 _LOADED[key] = _Loaded(scorer, manifest, token_counter(directory / TOKENIZER_FILE))
             self._state = _LOADED[key]
-        manifest = self._state.manifest
-        self.name = f"trained-minilm-v{manifest.version}-{manifest.sha256[:8]}"
+        self._name = _named(self._state.manifest)
         return self._state
 
     def forget_scores(self) -> None:
@@ -129,11 +145,7 @@ class TrainedJudge(Judge):
         claim. ``holistic`` keeps whole sentences."""
         if holistic:
             return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
-        claims = []
-        for s in sentences:
-            spans = clause_spans(s.text)
-            claims += [(s.id, s.text[a:b]) for a, b in spans] if len(spans) > 1 else [(s.id, s.text)] * len(spans)
-        return DecomposeResult(claims=claims)
+        return DecomposeResult(claims=clause_claims(sentences))
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         return await asyncio.to_thread(self._verify_sync, request, cost)
