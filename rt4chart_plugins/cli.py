@@ -30,7 +30,7 @@ from pathlib import Path
 from rt4chart_plugins import models
 from rt4chart_plugins.audit import commands as audit_commands
 from rt4chart_plugins.errors import InvalidInput, Rt4chartError
-from rt4chart_plugins.judges.registry import JUDGES, judge_name
+from rt4chart_plugins.judges.registry import JUDGES, JudgeChoices, judge_name
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
 LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
@@ -40,7 +40,10 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
     """The judge and pipeline flags, shared with the lab's ``rt4chart bench``."""
     g = p.add_argument_group("judge")
     g.add_argument(
-        "--judge", choices=list(JUDGES), default=None, help="; ".join(f"{e.name}: {e.summary}" for e in JUDGES.values())
+        "--judge",
+        choices=JudgeChoices(JUDGES),
+        default=None,
+        help="; ".join(f"{e.name}: {e.summary}" for e in JUDGES.values()),
     )
     g.add_argument(
         "--model-path",

@@ -55,8 +55,32 @@ JUDGES: dict[str, JudgeEntry] = {
             "the trained verifier, with the claims it is least sure of judged again by the embedded LLM "
             "(the [local] extra)",
         ),
+        JudgeEntry(
+            "hf",
+            "rt4chart_plugins.judges.hf:HFJudge",
+            "a Hugging Face NLI or fact-check model, named hf:REPO or hf:/path/to/folder "
+            "(the [hf] extra, or an ONNX export)",
+        ),
     )
 }
+
+#: judges named together with their model: ``"hf:REPO"`` is the ``hf`` judge with ``model="REPO"``
+PREFIXED = {"hf": "model"}
+
+
+def split_name(name: str | None) -> tuple[str | None, dict[str, Any]]:
+    """A prefixed name (``"hf:REPO"``) as the judge's name and the option it carries."""
+    head, sep, rest = (name or "").partition(":")
+    if sep and head in PREFIXED:
+        return head, {PREFIXED[head]: rest}
+    return name, {}
+
+
+class JudgeChoices(list):
+    """The judge names for argparse's ``choices``: each registered name, and any prefixed one."""
+
+    def __contains__(self, value: object) -> bool:
+        return super().__contains__(value) or (isinstance(value, str) and split_name(value)[1] != {})
 
 
 def judge_name(judge: str | None) -> str:
@@ -65,7 +89,7 @@ def judge_name(judge: str | None) -> str:
 
 
 def entry(name: str | None) -> JudgeEntry:
-    resolved = judge_name(name)
+    resolved = judge_name(split_name(name)[0])
     if resolved not in JUDGES:
         raise InvalidInput(f"unknown judge {resolved!r}: use one of {', '.join(map(repr, JUDGES))} or a Judge instance")
     return JUDGES[resolved]
@@ -99,7 +123,10 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
             )
         return judge
     check_judge_options(judge, kwargs)
-    return entry(judge).load()(**kwargs)
+    name, carried = split_name(judge)
+    if set(carried) & set(kwargs):
+        raise InvalidInput(f"the judge {judge!r} names its {', '.join(carried)} already; do not pass it again")
+    return entry(name).load()(**carried, **kwargs)
 
 
 def check_judge_options(judge: str | None, kwargs: dict[str, Any]) -> None:
