@@ -16,7 +16,9 @@ logits by design, and what it costs in verdicts is a benchmark's question.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +47,19 @@ def export(
     name: str, out: str | Path | None = None, *, int8: bool = False, max_length: int | None = None
 ) -> tuple[Path, dict[str, Any]]:
     """Export the model ``name`` (a folder or a pulled repo id) to ``out`` (default: its folder's
-    ``onnx/``); returns the folder and what ``export.json`` says."""
+    ``onnx/``); returns the folder and what ``export.json`` says. The tracer's and the quantizer's
+    warnings (about Python control flow frozen into the graph, and a pre-processing hint) are
+    silenced: the check against torch is what says whether the graph is the model."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        logging.disable(logging.WARNING)
+        try:
+            return _export(name, out, int8=int8, max_length=max_length)
+        finally:
+            logging.disable(logging.NOTSET)
+
+
+def _export(name: str, out: str | Path | None, *, int8: bool, max_length: int | None) -> tuple[Path, dict[str, Any]]:
     directory, pin = locate(name)
     card = read_card(directory)
     loaded = _load_torch(card, max_length=max_length, prompt=None, verdict_tokens=("0", "1"), device="cpu")

@@ -174,10 +174,7 @@ def pull(repo: str, *, revision: str | None = None, progress: bool = True) -> Pa
     except ModelNotAvailable:
         raise
     except Exception as exc:  # noqa: BLE001 - no network, no such repo, a gated one: one line, what to do
-        reason = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-        raise ModelNotAvailable(
-            f"could not download hf:{repo} ({type(exc).__name__}: {reason}); {what_to_do(repo)}"
-        ) from None
+        raise ModelNotAvailable(f"could not download hf:{repo} ({_why(exc)}); {what_to_do(repo)}") from None
     files = {
         str(p.relative_to(folder)): sha256_file(p)
         for p in sorted(folder.rglob("*"))
@@ -192,6 +189,21 @@ def pull(repo: str, *, revision: str | None = None, progress: bool = True) -> Pa
     (folder / PIN_FILE).write_text(json.dumps(pin, indent=2) + "\n", encoding="utf-8")
     check_pin(folder, pin)
     return folder
+
+
+def _why(exc: Exception) -> str:
+    """A failed download in a few words."""
+    kind = type(exc).__name__
+    if kind == "GatedRepoError":
+        return "the repository is gated: accept its terms on the Hub and log in with `hf auth login`"
+    if kind == "RepositoryNotFoundError":
+        return "no such repository, or a private one: check the name, or log in with `hf auth login`"
+    if kind == "RevisionNotFoundError":
+        return "no such revision"
+    if "Connection" in kind or "Timeout" in kind or isinstance(exc, OSError):
+        return "the Hugging Face Hub cannot be reached from here"
+    text = str(exc).strip()
+    return f"{kind}: {text.splitlines()[0][:160]}" if text else kind
 
 
 def pinned() -> list[dict[str, Any]]:
