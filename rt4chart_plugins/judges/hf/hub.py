@@ -175,20 +175,23 @@ def pull(repo: str, *, revision: str | None = None, progress: bool = True) -> Pa
         raise
     except Exception as exc:  # noqa: BLE001 - no network, no such repo, a gated one: one line, what to do
         raise ModelNotAvailable(f"could not download hf:{repo} ({_why(exc)}); {what_to_do(repo)}") from None
+    write_pin(folder, repo, commit)
+    return folder
+
+
+def write_pin(folder: Path, repo: str, revision: str) -> dict[str, Any]:
+    """Pin what ``folder`` holds as ``repo`` at commit ``revision``: every file's sha256 (an ONNX
+    export written later into its ``onnx/`` carries its own checksums)."""
     files = {
         str(p.relative_to(folder)): sha256_file(p)
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and ".cache" not in p.relative_to(folder).parts and not p.name.startswith(PIN_FILE)
+        if p.is_file() and not {".cache", "onnx"} & set(p.relative_to(folder).parts) and not p.name.startswith(PIN_FILE)
     }
-    pin = {
-        "repo": repo,
-        "revision": commit,
-        "pulled": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "files": files,
-    }
+    pulled = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    pin = {"repo": repo, "revision": revision, "pulled": pulled, "files": files}
     (folder / PIN_FILE).write_text(json.dumps(pin, indent=2) + "\n", encoding="utf-8")
     check_pin(folder, pin)
-    return folder
+    return pin
 
 
 def _why(exc: Exception) -> str:
