@@ -19,6 +19,7 @@ P(NIC). The deterministic rules run after it, as after every judge.
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -54,6 +55,8 @@ CLAIM_ROOM = 96
 _FLOOR = 1e-12
 _LOADED: dict[tuple, Loaded] = {}
 _LOAD_LOCK = threading.Lock()
+# a forked child inherits the dict but not torch's or onnxruntime's worker threads: it loads its own
+os.register_at_fork(after_in_child=_LOADED.clear)
 
 
 class HFJudge(TrainedJudge):
