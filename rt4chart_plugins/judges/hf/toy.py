@@ -1,7 +1,7 @@
 """Random-weight verifiers built here from a config, with a word-level tokenizer built here too.
 
 Nothing is downloaded: the tests, the release check and the speed benchmark need real
-transformers models of real architectures (BERT, DeBERTa-v2/v3, T5) in the folder layout
+transformers models of real architectures (BERT, DeBERTa-v2/v3, ModernBERT, T5) in the folder layout
 ``save_pretrained`` writes, not their trained weights. Their verdicts mean nothing; their shapes,
 labels, tokenizers and timings are those of the real thing. Needs the ``[hf]`` extra.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 #: sizes: a tiny model for tests (milliseconds a pair), a base-size DeBERTa-v3 (184M parameters) for timing
-ARCHITECTURES = ("bert", "deberta", "deberta-v3-base", "t5")
+ARCHITECTURES = ("bert", "deberta", "deberta-v3-base", "modernbert", "t5")
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 T5_SPECIALS = ["<pad>", "</s>", "<unk>"]
 _WORDS = re.compile(r"[A-Za-z]+|\d|[^\sA-Za-z\d]")
@@ -99,6 +99,8 @@ def build_model(
     labels = dict(id2label or {0: "entailment", 1: "neutral", 2: "contradiction"})
     head = {"id2label": labels, "label2id": {v: k for k, v in labels.items()}}
     tok = build_tokenizer("t5" if architecture == "t5" else "bert", texts, model_max_length=max_length)
+    if architecture == "modernbert":  # it takes no token type ids
+        tok.model_input_names = ["input_ids", "attention_mask"]
     vocab = len(tok)
     model: Any
     config: Any
@@ -134,6 +136,24 @@ def build_model(
             **head,
         )
         model = transformers.DebertaV2ForSequenceClassification(config)
+    elif architecture == "modernbert":
+        config = transformers.ModernBertConfig(
+            vocab_size=vocab,
+            hidden_size=32,
+            intermediate_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            max_position_embeddings=max_length,
+            global_attn_every_n_layers=1,
+            local_attention=16,
+            pad_token_id=tok.pad_token_id,
+            cls_token_id=tok.cls_token_id,
+            sep_token_id=tok.sep_token_id,
+            bos_token_id=tok.cls_token_id,
+            eos_token_id=tok.sep_token_id,
+            **head,
+        )
+        model = transformers.ModernBertForSequenceClassification(config)
     else:
         config = transformers.T5Config(
             vocab_size=vocab,

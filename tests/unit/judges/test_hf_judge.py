@@ -1,5 +1,5 @@
 """The Hugging Face judge (``judge="hf:…"``) on real transformers models of real architectures
-(a 2-layer BERT, a 2-layer DeBERTa-v2, a tiny T5) with random weights and a word-level tokenizer,
+(a 2-layer BERT, DeBERTa-v2 and ModernBERT, a tiny T5) with random weights and a word-level tokenizer,
 built here with ``save_pretrained`` (rt4chart_plugins/judges/hf/toy.py): nothing is downloaded.
 
 A classifier's verdict is made readable by raising one class's output bias (``favour``), so that
@@ -176,7 +176,7 @@ def test_batched_scores_equal_one_by_one(models):
 # ---- ONNX --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("arch", ["bert", "deberta", "t5"])
+@pytest.mark.parametrize("arch", ["bert", "deberta", "modernbert", "t5"])
 def test_the_onnx_export_gives_torch_s_verdicts(models, tmp_path, arch):
     path = _model(models, f"{arch}-export", arch, **({} if arch == "t5" else {"id2label": NLI}))
     folder, meta = export(str(path), tmp_path / "onnx", int8=True)
