@@ -77,7 +77,7 @@ class HFJudge(TrainedJudge):
 
     def __init__(
         self,
-        model: str,
+        model: str | None = None,
         *,
         kind: str = "auto",
         labels: LabelsOption = None,
@@ -91,8 +91,10 @@ class HFJudge(TrainedJudge):
         verdict_tokens: tuple[str, str] | list[str] = DEFAULT_VERDICT_TOKENS,
     ):
         super().__init__(threshold=DEFAULT_THRESHOLD if threshold is None else checked("threshold", threshold, Finite))
-        if not isinstance(model, (str, Path)):
-            raise InvalidInput(f"model: a repo id or a folder, not {type(model).__name__}")
+        if not model or not isinstance(model, (str, Path)):
+            raise InvalidInput(
+                "the hf judge needs a model: judge='hf:REPO' or 'hf:/path/to/folder', or judge_kwargs={'model': ...}"
+            )
         self.model = str(model)
         self.name = f"hf:{self.model}"
         directory, self.pin = locate(self.model)  # a name that is not here fails now, in one line

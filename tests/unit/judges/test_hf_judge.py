@@ -303,6 +303,9 @@ def test_unknown_options_and_misplaced_ones_are_refused(models):
     assert {"model", "labels", "threshold", "runtime", "batch_size"} <= set(judge_options(f"hf:{path}"))
     with pytest.raises(InvalidInput, match="takes no option 'treshold' \\(did you mean 'threshold'"):
         Verifier(f"hf:{path}", judge_kwargs={"treshold": 0.4})
+    for nameless in ("hf", "hf:"):
+        with pytest.raises(InvalidInput, match="needs a model"):
+            make_judge(nameless)
     with pytest.raises(InvalidInput, match="names its model already"):
         make_judge(f"hf:{path}", model=str(path))
     with pytest.raises(InvalidInput, match="seq2seq"):
