@@ -7,8 +7,9 @@
     rt4chart report results.jsonl -o audit.html           # the audit: one self-contained HTML page
     rt4chart export results.jsonl -o claims.csv           # one row per claim (.csv or .parquet)
     rt4chart diff before.jsonl after.jsonl [--fail-on new-hallucinations]   # two runs compared; a CI gate
-    rt4chart model pull [NAME] | path [NAME] | list
+    rt4chart model pull [NAME] | path [NAME] | list     # NAME may be hf:REPO
     rt4chart guard --context FILE --answer "..." [--policy drop|flag|refuse] [--cite]   # what a user may see
+    rt4chart model export hf:REPO|hf:FOLDER [--int8]    # a Hugging Face verifier as ONNX
     rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
 
 The lab (``pip install -e lab`` from a checkout) adds its commands through the
@@ -238,6 +239,11 @@ def cmd_schema(_args: argparse.Namespace) -> int:
 
 def cmd_model(args: argparse.Namespace) -> int:
     name = args.name or models.DEFAULT_MODEL
+    if name.startswith("hf:"):
+        return _cmd_hf_model(args, name.removeprefix("hf:"))
+    if args.action == "export" or args.int8 or args.out or args.revision:
+        print("rt4chart model: export, --int8, --out and --revision are for hf:REPO models", file=sys.stderr)
+        return 2
     if name not in models.MODELS:
         print(f"unknown model {name!r}; known: {', '.join(models.MODELS)}", file=sys.stderr)
         return 2
@@ -251,6 +257,34 @@ def cmd_model(args: argparse.Namespace) -> int:
             target = models.models_dir() / spec.filename
             state = "pulled" if target.is_file() else "not pulled"
             print(f"{spec.name:24} {spec.size / 1e6:8.0f} MB  {state:10}  {spec.license}")
+        from rt4chart_plugins.judges.hf import hub
+
+        for pin in hub.pinned():
+            print(f"{'hf:' + pin['repo']:24} {pin['size'] / 1e6:8.0f} MB  pulled      revision {pin['revision'][:12]}")
+    return 0
+
+
+def _cmd_hf_model(args: argparse.Namespace, repo: str) -> int:
+    """``rt4chart model pull|path|export hf:REPO``: a Hugging Face verifier pulled and pinned, found, or
+    exported to ONNX (rt4chart_plugins/judges/hf/)."""
+    from rt4chart_plugins.judges.hf import hub
+
+    if args.action == "pull":
+        if args.int8 or args.out:
+            print("rt4chart model pull: --int8 and --out are for export", file=sys.stderr)
+            return 2
+        print(hub.pull(repo, revision=args.revision, progress=not args.quiet))
+    elif args.action == "path":
+        print(hub.locate(repo)[0])
+    elif args.action == "export":
+        from rt4chart_plugins.judges.hf.export import export
+
+        folder, meta = export(repo, args.out, int8=args.int8)
+        check = ", ".join(f"{k} {v:.2g}" for k, v in meta["check"].items())
+        print(f"{folder}  (largest |logit - torch's|: {check})")
+    else:
+        print("rt4chart model list takes no name", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -327,9 +361,19 @@ def build_parser() -> argparse.ArgumentParser:
     audit_commands.register(sub)  # report, export, diff
     guard_command.register(sub)  # guard
 
-    m = sub.add_parser("model", help="get and locate the embedded judge's model and GASP's scorers")
-    m.add_argument("action", choices=["pull", "path", "list"])
-    m.add_argument("name", nargs="?", help=f"one of: {', '.join(models.MODELS)} (default {models.DEFAULT_MODEL})")
+    m = sub.add_parser(
+        "model", help="get and locate the embedded judge's model, GASP's scorers and Hugging Face verifiers"
+    )
+    m.add_argument("action", choices=["pull", "path", "list", "export"])
+    m.add_argument(
+        "name",
+        nargs="?",
+        help=f"one of: {', '.join(models.MODELS)} (default {models.DEFAULT_MODEL}), or hf:REPO "
+        "(hf:/path/to/folder for export)",
+    )
+    m.add_argument("--revision", help="pull hf:REPO: a branch, tag or commit (default main); the commit is pinned")
+    m.add_argument("--int8", action="store_true", help="export: also an int8 graph (onnxruntime dynamic quantization)")
+    m.add_argument("--out", help="export: the folder to write (default the model folder's onnx/)")
     m.add_argument("-q", "--quiet", action="store_true")
     m.set_defaults(func=cmd_model)
 

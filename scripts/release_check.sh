@@ -9,14 +9,15 @@
 # package is what is imported. It prints one line per extra with the seconds each step took.
 # Needs .venv (scripts/setup.sh): uv makes the venvs and installs into them, from its cache when it
 # can; the [local] venv takes llama-cpp-python from the wheel scripts/llama_wheel.sh caches (never a
-# source build), and the [openai] check talks to the embedded model behind llama.cpp's server,
-# started from .venv (whose model `rt4chart model pull` fetched).
+# source build); the [hf] venv takes torch's CPU wheel from pip's find-links folder when pip has one;
+# the [openai] check talks to the embedded model behind llama.cpp's server, started from .venv
+# (whose model `rt4chart model pull` fetched).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 PYTHON=${PYTHON:-python3}
 UV=.venv/bin/uv
-ALL=(core local openai ragas deepeval langchain llama-index export ray)
+ALL=(core local openai ragas deepeval langchain llama-index export ray hf)
 EXTRAS=("$@")
 [ ${#EXTRAS[@]} -gt 0 ] || EXTRAS=("${ALL[@]}")
 for extra in "${EXTRAS[@]}"; do
@@ -44,6 +45,10 @@ install() {  # one fresh venv: the wheel with one extra (the core: none)
   [ "$extra" = core ] || spec="rt4chart-plugins[$extra] @ file://$WHEEL"
   if [ "$extra" = local ]; then
     args=(--find-links "$(dirname "$(llama_wheel .venv/bin/python)")" --only-binary llama-cpp-python)
+  fi
+  if [ "$extra" = hf ]; then  # uv reads no pip.conf: the folder pip finds the CPU torch wheel in, if one is set
+    local links; links=$(.venv/bin/python -m pip config get global.find-links 2>/dev/null || true)
+    [ -z "$links" ] || args=(--find-links "$links")
   fi
   "$UV" venv --quiet --python "$PYTHON" "$venv" &&
     "$UV" pip install --quiet --python "$venv/bin/python" "${args[@]}" "$spec"

@@ -5,7 +5,7 @@ the checkout, so what is imported is the installed package and nothing the check
 It checks what the extra is for, through its real entry point, and exits non-zero (an assertion
 or an exception) when that does not work:
 
-    python scripts/release_smoke.py core|local|openai|ragas|deepeval|langchain|llama-index|export|ray
+    python scripts/release_smoke.py core|local|openai|ragas|deepeval|langchain|llama-index|export|ray|hf
     python scripts/release_smoke.py serve -- CMD...   (from .venv: runs CMD with a llama.cpp server up)
 
 ``serve`` is the one mode that runs in the development venv: it starts the embedded model behind
@@ -197,6 +197,27 @@ def ray() -> None:
     assert sorted((r["id"], r["ok"], r["report"]["label"]) for r in lines) == [("q1", True, "ENT"), ("q2", True, "CON")]
 
 
+def hf() -> None:
+    """The README's main job on a Hugging Face verifier: a tiny random BERT NLI model built here
+    (nothing is downloaded), through the CLI and ``Verifier("hf:FOLDER")``; then exported to ONNX
+    (int8) and run from the export, as on a machine without torch."""
+    from rt4chart_plugins import Verifier
+    from rt4chart_plugins.judges.hf.toy import build_model
+
+    model = build_model(Path("nli-model").resolve(), "bert", texts=[CONTEXT, ANSWER], favour="entailment")
+    out = rt4chart("verify", "--judge", f"hf:{model}", "--context", str(EXAMPLES / "policy" / "context.txt"),
+                   "--answer-file", str(EXAMPLES / "policy" / "answer.txt"), "--format", "json")
+    report = json.loads(out)
+    assert report["judge"] == f"hf:{model}" and report["state"] == "verified", report
+    assert len(report["claims"]) == len(POLICY) and report["claims"][0]["label"] == "CON"  # the contrast rule's
+    assert report["claims"][0]["evidence"][0]["text"].startswith("Only new users whose identity has been verified")
+    rt4chart("model", "export", f"hf:{model}", "--int8")
+    onnx = Verifier("hf", judge_kwargs={"model": str(model / "onnx"), "runtime": "onnx-int8"})
+    claims = onnx.verify(context=CONTEXT, answer=ANSWER).claims
+    assert [c.label.value for c in claims] == [c["label"] for c in report["claims"]], claims
+    print("hf:", [c.label.value for c in claims], onnx.judge.runtime_used)
+
+
 def serve(cmd: list[str]) -> int:
     """Run ``cmd`` with the embedded model served on loopback (this venv's llama-cpp-python)."""
     from rt4chart_plugins import models
@@ -207,7 +228,7 @@ def serve(cmd: list[str]) -> int:
 
 
 CHECKS = {"core": core, "local": local, "openai": openai, "ragas": ragas, "deepeval": deepeval,
-          "langchain": langchain, "llama-index": llama_index, "export": export, "ray": ray}
+          "langchain": langchain, "llama-index": llama_index, "export": export, "ray": ray, "hf": hf}
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["serve"]:

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-EXTRAS=${RT4CHART_EXTRAS-all,dev,ray}  # set but empty: the core package only
+EXTRAS=${RT4CHART_EXTRAS-all,dev,ray,hf}  # set but empty: the core package only; hf: torch (the CPU wheel here)
 LAB_EXTRAS=${RT4CHART_LAB_EXTRAS-train,bench}
 . scripts/llama_wheel.sh
 

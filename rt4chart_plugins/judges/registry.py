@@ -234,6 +234,34 @@ JUDGES: dict[str, JudgeEntry] = {
             # sentence, and a clause alone ("and includes phone support") lacks its subject
             decomposition="sentence",
         ),
+        JudgeEntry(
+            "hf",
+            "rt4chart_plugins.judges.hf:HFJudge",
+            "a Hugging Face NLI or fact-check model, hf:REPO or hf:/path/to/folder (the [hf] extra, or an ONNX export)",
+            options={
+                "model": str | Path | None,
+                "kind": str,
+                "labels": dict[str, str] | list[str] | None,
+                "threshold": Finite | None,
+                "runtime": str,
+                "device": str | None,
+                "max_length": AtLeastOne | None,
+                "premise_tokens": AtLeastOne | None,
+                "batch_size": AtLeastOne,
+                "prompt": str | None,
+                "verdict_tokens": tuple[str, str] | list[str],
+            },
+            flags=(
+                Flag(
+                    "--threshold",
+                    "threshold",
+                    "the support at or above which a claim is ENT (default: the hf judge's)",
+                    float,
+                ),
+            ),
+            decomposition="clauses",
+            prefix_option="model",
+        ),
     )
 }
 

@@ -26,6 +26,9 @@ An HTML comment on the line just before a fence marks a block that cannot run ev
   ``bash scripts/test.sh``, ``pip install ...``). These are the single exception: they are NOT
   run, only checked that every file or folder they name exists in the repository.
 
+- ``<!-- docs-test: hf -->``: needs the ``[hf]`` extra (torch and transformers: it builds a tiny
+  model with them). Skipped when either is missing, run otherwise.
+
 - ``<!-- docs-test: slow -->``: runs for tens of seconds (the fault matrix); marked ``slow``, so the
   fast unit run (``scripts/test.sh --fast``) leaves it to the full run.
 
@@ -59,7 +62,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 #: what a document's scratch folder links to, so that blocks can name repository paths
 REACHABLE = ("examples", "docs", "lab", "scripts", "tests")
-MARKERS = {"model", "lab-data", "setup", "slow"}
+MARKERS = {"model", "lab-data", "setup", "slow", "hf"}
 RUNNABLE = {"python", "bash", "console", "sh", "shell"}
 SHELL = RUNNABLE - {"python"}
 PARSED = {"json", "jsonl", "toml"}
@@ -275,6 +278,8 @@ def run_block(block: Block, factory: pytest.TempPathFactory, monkeypatch: pytest
         return
     if "lab-data" in block.markers and (why := lab_data_missing()):
         pytest.skip(why)
+    if "hf" in block.markers and not all(importlib.util.find_spec(m) for m in ("torch", "transformers")):
+        pytest.skip("needs the [hf] extra (torch, transformers)")
     monkeypatch.delenv("RT4CHART_JUDGE", raising=False)
     if block.lang == "python":
         compare(block, run_python(block, workdir(block, factory), monkeypatch))
