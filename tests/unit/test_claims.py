@@ -1,7 +1,7 @@
 """Clauses of an answer sentence, and the one that holds a contrast's words: the phrase an auditor
 reads for a contradicted claim, whichever judge gave the verdict."""
 
-from rt4chart_plugins.rules.clauses import clause_spans, clause_with
+from rt4chart_plugins.claims import clause_spans, clause_with
 
 
 def test_the_clause_with_a_contrasts_words_is_found_by_its_words_not_its_letters():
