@@ -24,3 +24,46 @@ def test_an_amount_written_in_words_is_never_cut_into_two_clauses():
     assert [text[a:b] for a, b in clause_spans(text)] == [text[:-1]]
     two = "It costs 5 and 6 dollars and ships in 3 days."
     assert [two[a:b] for a, b in clause_spans(two)] == ["It costs 5 and 6 dollars", "and ships in 3 days"]
+
+
+def test_every_clause_holding_alone_lets_the_weakest_take_the_blame_only_when_the_sentence_is_wrong():
+    from rt4chart_plugins.claims import held_alone
+
+    assert held_alone([0.8, 0.4, 0.6], 0.3, weakest_falls=True) == [True, False, True]
+    assert held_alone([0.8, 0.4, 0.6], 0.3, weakest_falls=False) == [True, True, True]
+    # one clause below the bar already carries the blame: nothing more falls
+    assert held_alone([0.8, 0.2, 0.6], 0.3, weakest_falls=True) == [True, False, True]
+    # of equals, the first falls; an empty sentence has no clause to blame
+    assert held_alone([0.5, 0.5], 0.3, weakest_falls=True) == [False, True]
+    assert held_alone([], 0.3, weakest_falls=True) == []
+
+
+def test_a_clause_judge_gets_the_clauses_and_an_llm_judge_is_asked_whatever_the_sentence():
+    import asyncio
+
+    from scripted_judge import ScriptedJudge
+
+    from rt4chart_plugins import Judge, VerifyResult
+    from rt4chart_plugins.claims import clause_claims
+    from rt4chart_plugins.pipeline.claims import decompose
+    from rt4chart_plugins.types import Sentence
+
+    text = "The pass covers all museums, and no booking is needed for the tower."
+    sentences = [Sentence(id=0, text=text, start=0, end=len(text)), Sentence(id=1, text="I hope this helps!", start=70, end=88)]
+    assert clause_claims(sentences[:1]) == [(0, "The pass covers all museums"), (0, "and no booking is needed for the tower")]
+
+    class ClauseJudge(Judge):  # decomposes as Judge does by default
+        clause_claims = True
+
+        async def verify(self, request, *, cost):
+            return VerifyResult()
+
+    by_clause = asyncio.run(decompose(sentences, "llm", ClauseJudge()))
+    assert [c.text for c in by_clause.claims] == [t for _, t in clause_claims(sentences[:1])]
+    assert by_clause.cost.judge_calls == 0  # the claims stage cut them: the judge was not asked
+    assert by_clause.notes == ["1 answer sentence(s) are refusals or remarks and carry no claim"]
+    asked = asyncio.run(decompose(sentences, "llm", ScriptedJudge(split_on=", and ")))
+    assert [c.text for c in asked.claims] == ["The pass covers all museums", "no booking is needed for the tower"]
+    assert asked.cost.judge_calls == 1
+    whole = asyncio.run(decompose(sentences, "holistic", ClauseJudge()))
+    assert [c.text for c in whole.claims] == [text]  # Judge.decompose's default: one claim per sentence
