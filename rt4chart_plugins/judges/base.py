@@ -69,8 +69,8 @@ class Judge(ABC):
 
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
         """Split answer sentences into atomic, self-contained claims; sees the answer only. Asked
-        with ``decomposition="llm"`` or ``"holistic"`` (unless :attr:`clause_claims`). An LLM judge
-        overrides it; by default each sentence is one claim, whole."""
+        with ``decomposition="holistic"``, and with ``"llm"`` unless :attr:`clause_claims`. An LLM
+        judge overrides it; by default each sentence is one claim, whole."""
         return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
 
     @abstractmethod
