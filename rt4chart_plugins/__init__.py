@@ -2,7 +2,8 @@
 
 The public API is what ``__all__`` names: the two detectors and the judge factory, the judge base
 class and what a judge of one's own reads and returns, the pipeline's configuration, the report
-and the types it is made of, and every error the package raises on purpose. Everything else is importable from its own module and may change.
+and the types it is made of, and every error the package raises on purpose. Everything else is
+importable from its own module and may change.
 """
 
 from rt4chart_plugins.config import PipelineConfig
