@@ -1,8 +1,9 @@
 """rt4chart-plugins: claim-level, evidence-backed hallucination detection for RAG (RT4CHART).
 
 The public API is what ``__all__`` names: the two detectors and the judge factory, the judge base
-class and the pipeline's configuration, the report and the types it is made of, the guarded answer, and every error
-the package raises on purpose. Everything else is importable from its own module and may change.
+class and what a judge of one's own reads and returns, the pipeline's configuration, the report
+and the types it is made of, the guarded answer, and every error the package raises on purpose.
+Everything else is importable from its own module and may change.
 """
 
 from rt4chart_plugins.config import PipelineConfig
@@ -17,9 +18,20 @@ from rt4chart_plugins.errors import (
 )
 from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.guard import GuardedAnswer
-from rt4chart_plugins.judges.base import Judge
+from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.registry import make_judge
-from rt4chart_plugins.types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span, set_html_view
+from rt4chart_plugins.types import (
+    Claim,
+    ClaimVerdict,
+    Cost,
+    Evidence,
+    Judgement,
+    Label,
+    Report,
+    Sentence,
+    Span,
+    set_html_view,
+)
 from rt4chart_plugins.verifier import Verifier
 
 __all__ = [
@@ -29,6 +41,12 @@ __all__ = [
     "make_judge",
     "Judge",
     "PipelineConfig",
+    # what a judge of one's own reads and returns (docs/judges.md, "Your own judge")
+    "VerifyRequest",
+    "VerifyResult",
+    "Judgement",
+    "DecomposeResult",
+    "Claim",
     # what a report holds
     "Report",
     "ClaimVerdict",

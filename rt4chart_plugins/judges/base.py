@@ -49,7 +49,8 @@ class DecomposeResult(BaseModel):
 
 
 class Judge(ABC):
-    """An LLM that decomposes answers and labels claims. Implementations must be safe to share
+    """What labels claims against context sentences (:meth:`verify`), and, for an LLM judge, splits
+    answer sentences into claims (:meth:`decompose`). Implementations must be safe to share
     between concurrent verifications (they serialize or bound their own calls)."""
 
     #: identifies the model in reports and in the cache key
@@ -60,10 +61,17 @@ class Judge(ABC):
     #: the window it is given, and a long one dilutes its attention, so it keeps the method's
     #: windows. Read only when the pipeline's ``window_size`` is left unset.
     one_window: bool = False
+    #: True for a judge whose claims are the clauses of the answer sentences, cut where the
+    #: sentence divides (:func:`rt4chart_plugins.claims.clause_claims`), in place of its own
+    #: decomposition: one that cannot write (the trained verifier). It judges a clause within its
+    #: sentence and says so (``Judgement.alone`` False).
+    clause_claims: bool = False
 
-    @abstractmethod
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
-        """Split answer sentences into atomic, self-contained claims; sees the answer only."""
+        """Split answer sentences into atomic, self-contained claims; sees the answer only. Asked
+        with ``decomposition="holistic"``, and with ``"llm"`` unless :attr:`clause_claims`. An LLM
+        judge overrides it; by default each sentence is one claim, whole."""
+        return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
 
     @abstractmethod
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
@@ -73,11 +81,12 @@ class Judge(ABC):
         self, clauses: list[str], sentences: list[Sentence], question: str | None, *, cost: Cost
     ) -> list[float] | None:
         """How far each clause, judged alone against ``sentences``, is above (positive) or below
-        (negative) the support this judge asks of a clause. Asked by the rule stage of the clauses
+        (negative) the support this judge asks of a clause. Asked by the claims stage
+        (:func:`rt4chart_plugins.pipeline.claims.read_alone`), for the rule stage, of the clauses
         that took their sentence's verdict (``Judgement.alone`` False) when a rule contradicts
         their sentence: the sentence as a whole was misjudged, and only the clauses that hold
-        alone keep their support. None: this judge cannot say (it judges every claim alone, so it
-        is never asked)."""
+        alone keep their support (:func:`rt4chart_plugins.claims.held_alone`). None: this judge
+        cannot say (it judges every claim alone, so it is never asked)."""
         return None
 
     def context_budget(self) -> int:

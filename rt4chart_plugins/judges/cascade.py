@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.types import Cost, Label, Sentence
+from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
+from rt4chart_plugins.types import Cost, Label
 
 
 class CascadeJudge(Judge):
@@ -59,16 +59,15 @@ class CascadeJudge(Judge):
         if self.budget > 0:
             self.llm.prepare()
 
+    # its claims are whole sentences (``Judge.decompose``'s default), not the trained verifier's
+    # clauses: the LLM reads a claim without its sentence, and a clause alone ("and includes phone
+    # support") lacks its subject
+
     def context_budget(self) -> int:
         return self.llm.context_budget()
 
     def count_tokens(self, text: str) -> int:
         return self.llm.count_tokens(text)
-
-    async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
-        # whole sentences, not the trained verifier's clauses: the LLM reads a claim without its
-        # sentence, and a clause alone ("and includes phone support") lacks its subject
-        return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
 
     def uncertain(self, result: VerifyResult, n_claims: int) -> list[int]:
         """The claim ids to send to the LLM: P(ENT) within ``band`` of the threshold, nearest first,

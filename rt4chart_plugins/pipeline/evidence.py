@@ -19,14 +19,13 @@ def _norm(text: str) -> str:
 
 
 def check_evidence(
-    judgement: Judgement,
-    shown: set[int],
-    context: list[Sentence],
-    corrections: list[Correction],
-) -> list[int]:
-    """The judgement's evidence ids after the oracle: valid, shown to the judge, sorted, unique."""
+    judgement: Judgement, shown: set[int], context: list[Sentence]
+) -> tuple[list[int], list[Correction]]:
+    """The judgement's evidence ids after the oracle (valid, shown to the judge, sorted, unique),
+    and the corrections that say what it fixed."""
     cid = judgement.claim_id
     ids: list[int] = []
+    corrections: list[Correction] = []
     for i in judgement.evidence:
         if not 0 <= i < len(context):
             corrections.append(
@@ -52,14 +51,14 @@ def check_evidence(
     if judgement.label == Label.NIC:
         if ids:
             corrections.append(Correction(claim_id=cid, kind="evidence_on_nic_removed", detail=f"dropped {ids}"))
-        return []
+        return [], corrections
     if not ids:
         corrections.append(
             Correction(
                 claim_id=cid, kind="evidence_missing", detail=f"{judgement.label.value} verdict cited no valid sentence"
             )
         )
-    return sorted(set(ids))
+    return sorted(set(ids)), corrections
 
 
 def match_quote(quote: str, sentences: list[Sentence]) -> int | None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 
-from rt4chart_plugins.judges.base import Judge, VerifyRequest
+from rt4chart_plugins.judges.base import VerifyRequest
 from rt4chart_plugins.pipeline.evidence import check_evidence
 from rt4chart_plugins.pipeline.local import whole_context
-from rt4chart_plugins.pipeline.state import RunState
-from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
+from rt4chart_plugins.pipeline.state import Part, Rejudged, RunState
+from rt4chart_plugins.types import Claim, Label, LocalVerdict, Sentence, Window
 
 
 def _span_that_fits(context: list[Sentence], cost: list[int], window: Window, budget: int) -> list[Sentence]:
@@ -36,23 +36,15 @@ def _span_that_fits(context: list[Sentence], cost: list[int], window: Window, bu
     return context[lo : hi + 1]
 
 
-async def verify_global(
-    claims: list[Claim],
-    local: dict[int, LocalVerdict],
-    context: list[Sentence],
-    costs: list[int],
-    windows: list[Window],
-    judge: Judge,
-    question: str | None,
-    want_phrase: bool,
-    cost: Cost,
-    corrections: list[Correction],
-    notes: list[str],
-) -> dict[int, Judgement]:
-    """Global judgements (evidence already checked) for the claims the pass could judge."""
-    judged = [c for c in claims if c.id in local]
+async def verify_global(state: RunState) -> Rejudged:
+    """Global judgements (evidence already checked) for the claims the pass could judge, with the
+    notes, the oracle's corrections and the judge's cost. Its ``final`` holds these judgements only."""
+    local, context, costs, windows = state.local, state.context_sentences, state.sentence_costs, state.windows
+    judge, question, want_phrase = state.judge, state.question, state.config.sub_sentence_spans
+    part = Rejudged()
+    judged = [c for c in state.claims if c.id in local]
     if not judged:
-        return {}
+        return part
     budget = judge.context_budget()
     whole_fits = sum(costs) <= budget
 
@@ -84,7 +76,7 @@ async def verify_global(
             )
     else:
         if searching:
-            notes.append(
+            part.notes.append(
                 f"{len(searching)} locally-NIC claim(s) kept their local verdict: the context is too "
                 "long for the judge to search it whole"
             )
@@ -105,48 +97,38 @@ async def verify_global(
                 )
             )
 
-    results = await asyncio.gather(*(judge.verify(r, cost=cost) for r in requests))
-    out: dict[int, Judgement] = {}
+    results = await asyncio.gather(*(judge.verify(r, cost=part.cost) for r in requests))
     for request, result in zip(requests, results):
         shown = {s.id for s in request.sentences}
         for j in result.judgements:
-            out[j.claim_id] = j.model_copy(update={"evidence": check_evidence(j, shown, context, corrections)})
+            evidence, fixed = check_evidence(j, shown, context)
+            part.corrections.extend(fixed)
+            part.final[j.claim_id] = j.model_copy(update={"evidence": evidence})
         for cid, err in result.unjudged.items():
-            notes.append(f"global verification failed for claim {cid} ({err}); its local verdict stands")
-    return out
+            part.notes.append(f"global verification failed for claim {cid} ({err}); its local verdict stands")
+    return part
 
 
-async def judge_globally(state: RunState) -> None:
+async def judge_globally(state: RunState) -> Part:
     """The fourth stage: the global pass over the claims the windows judged, or a note saying
     why it would only repeat the local one."""
     cfg = state.config
     if not state.claims or not state.context_sentences or not cfg.global_verification:
-        return
+        return Part()
     if state.global_pass:
-        state.final.update(
-            await verify_global(
-                state.claims,
-                state.local,
-                state.context_sentences,
-                state.sentence_costs,
-                state.windows,
-                state.judge,
-                state.question,
-                cfg.sub_sentence_spans,
-                state.cost,
-                state.corrections,
-                state.notes,
-            )
+        part = await verify_global(state)
+        part.final = {**state.final, **part.final}  # the global verdict where the pass gave one
+        return part
+    if whole_context(cfg.window_size, state.judge):
+        return Part(
+            notes=[
+                "global verification skipped: the judge read the whole context as one window, "
+                "so it would repeat the local pass"
+            ]
         )
-    elif whole_context(cfg.window_size, state.judge):
-        state.notes.append(
-            "global verification skipped: the judge read the whole context as one window, "
-            "so it would repeat the local pass"
-        )
-    else:
-        state.notes.append(
-            "global verification skipped: the context fits in one window, so it would repeat the local pass"
-        )
+    return Part(
+        notes=["global verification skipped: the context fits in one window, so it would repeat the local pass"]
+    )
 
 
 def _deciding(verdict: LocalVerdict) -> int:

@@ -13,8 +13,8 @@ import asyncio
 from rt4chart_plugins.config import METHOD_WINDOW_SIZE
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
 from rt4chart_plugins.pipeline.evidence import check_evidence
-from rt4chart_plugins.pipeline.state import RunState
-from rt4chart_plugins.types import Claim, Correction, Cost, Judgement, Label, LocalVerdict, Sentence, Window
+from rt4chart_plugins.pipeline.state import Judged, Part, RunState, runs_global
+from rt4chart_plugins.types import Judgement, Label, LocalVerdict, Sentence, Window
 
 
 def make_windows(n_sentences: int, size: int, overlap: int) -> list[Window]:
@@ -82,28 +82,22 @@ def or_join(labels: list[Label]) -> Label:
     return Label.NIC
 
 
-async def verify_local(
-    claims: list[Claim],
-    context: list[Sentence],
-    windows: list[Window],
-    judge: Judge,
-    question: str | None,
-    cost: Cost,
-    corrections: list[Correction],
-    want_phrase: bool = False,
-) -> tuple[dict[int, LocalVerdict], dict[int, Judgement], dict[int, str]]:
-    """OR-joined local verdicts, the deciding judgement per claim, and claims no window judged.
+async def verify_local(state: RunState, windows: list[Window], *, want_phrase: bool) -> Judged:
+    """Every claim against every window: the OR-joined local verdicts, the deciding judgement per
+    claim, the claims no window judged, the oracle's corrections and the judge's cost.
     ``want_phrase``: ask for unsupported phrases here (when no global pass will ask for them)."""
+    claims, context, judge = state.claims, state.context_sentences, state.judge
+    part = Judged()
 
     async def one(window: Window):
         request = VerifyRequest(
             mode="local",
             sentences=[context[i] for i in window.ids],
             claims=claims,
-            question=question,
+            question=state.question,
             want_phrase=want_phrase,
         )
-        return window, await judge.verify(request, cost=cost)
+        return window, await judge.verify(request, cost=part.cost)
 
     per_window = await asyncio.gather(*(one(w) for w in windows))
     by_claim: dict[int, list[tuple[Window, Judgement]]] = {c.id: [] for c in claims}
@@ -115,26 +109,25 @@ async def verify_local(
         for cid, err in result.unjudged.items():
             errors.setdefault(cid, err)
 
-    verdicts: dict[int, LocalVerdict] = {}
-    deciding: dict[int, Judgement] = {}
-    unjudged: dict[int, str] = {}
     for claim in claims:
         seen = sorted(by_claim[claim.id], key=lambda wj: wj[0].index)
         if not seen:
-            unjudged[claim.id] = errors.get(claim.id, "no window could be judged")
+            part.unjudged[claim.id] = errors.get(claim.id, "no window could be judged")
             continue
         label = or_join([j.label for _, j in seen])
         window, judgement = _decider(seen, label)
-        shown = set(window.ids) if window else set()
-        evidence = check_evidence(judgement, shown, context, corrections) if label != Label.NIC else []
-        verdicts[claim.id] = LocalVerdict(
+        evidence: list[int] = []
+        if label != Label.NIC:
+            evidence, fixed = check_evidence(judgement, set(window.ids) if window else set(), context)
+            part.corrections.extend(fixed)
+        part.local[claim.id] = LocalVerdict(
             label=label,
             window=window.index if label != Label.NIC else None,
             evidence=evidence,
             window_labels=[j.label for _, j in seen],
         )
-        deciding[claim.id] = judgement.model_copy(update={"evidence": evidence})
-    return verdicts, deciding, unjudged
+        part.final[claim.id] = judgement.model_copy(update={"evidence": evidence})
+    return part
 
 
 def _decider(seen: list[tuple[Window, Judgement]], label: Label) -> tuple[Window, Judgement]:
@@ -148,31 +141,24 @@ def _decider(seen: list[tuple[Window, Judgement]], label: Label) -> tuple[Window
     return max(matching, key=confidence)
 
 
-async def judge_locally(state: RunState) -> None:
+async def judge_locally(state: RunState) -> Part:
     """The third stage: every claim against every window, OR-joined. With an empty context every
     claim is baseless and no judge is asked."""
     if not state.claims:
-        return
+        return Part()
     if not state.context_sentences:
-        state.notes.append("the context is empty: every claim is baseless (NIC) and no judge was asked")
-        state.final = {
-            c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in state.claims
-        }
-        return
+        return Judged(
+            notes=["the context is empty: every claim is baseless (NIC) and no judge was asked"],
+            final={
+                c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in state.claims
+            },
+        )
     cfg, judge = state.config, state.judge
-    state.sentence_costs = sentence_costs(state.context_sentences, judge)
+    costs = sentence_costs(state.context_sentences, judge)
     size, overlap = window_shape(cfg.window_size, cfg.window_overlap, judge, len(state.context_sentences))
-    state.windows, shrink_note = fit_windows(state.sentence_costs, size, overlap, judge.context_budget())
-    if shrink_note:
-        state.notes.append(shrink_note)
-    state.local, deciding, state.unjudged = await verify_local(
-        state.claims,
-        state.context_sentences,
-        state.windows,
-        judge,
-        state.question,
-        state.cost,
-        state.corrections,
-        want_phrase=cfg.sub_sentence_spans and not state.global_pass,  # else the global pass asks
-    )
-    state.final = dict(deciding)
+    windows, shrink_note = fit_windows(costs, size, overlap, judge.context_budget())
+    # the global pass asks for the phrases when it runs
+    part = await verify_local(state, windows, want_phrase=cfg.sub_sentence_spans and not runs_global(cfg, windows))
+    part.windows, part.sentence_costs = windows, costs
+    part.notes = [shrink_note] if shrink_note else []
+    return part

@@ -13,12 +13,13 @@ import asyncio
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from rt4chart_plugins.claims import clause_spans, clause_with, held_alone, holds_words
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.pipeline.claims import read_alone
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
-from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.pipeline.state import Part, RunState, Verdicts
 from rt4chart_plugins.rules import RULES, Finding, Reading, Rule
-from rt4chart_plugins.rules.clauses import clause_spans, clause_with, holds_words
 from rt4chart_plugins.rules.finding import RuleName
 from rt4chart_plugins.types import ClaimVerdict, Evidence, Label, RuleFinding, Sentence, Span
 
@@ -127,13 +128,12 @@ def settle(
     zero, a clause holds alone; None when the judge cannot say): one that holds alone keeps its
     verdict, the others are contradicted with their sentence. When the finding is about the
     sentence as a whole and every clause holds alone, the weakest is contradicted: the sentence
-    as a whole is what the context does not state."""
+    as a whole is what the context does not state (the claims' rule,
+    :func:`~rt4chart_plugins.claims.held_alone`)."""
     scores = iter(support or [])
     for doubt in doubts:
         margins = [next(scores) if support is not None else -1.0 for _ in doubt.clauses]
-        held = [m >= 0 for m in margins]
-        if doubt.whole and all(held) and not doubt.answered:
-            held[margins.index(min(margins))] = False
+        held = held_alone(margins, 0.0, weakest_falls=doubt.whole and not doubt.answered)
         found = doubt.finding
         if not doubt.whole:
             reason = f"Its sentence, read as a whole, is contradicted. {found.reason}"
@@ -146,9 +146,9 @@ def settle(
             decide(v, found, units)
 
 
-def write_notes(changed: Counter[tuple[RuleName, Label]], notes: list[str]) -> None:
-    for (rule_name, label), n in changed.items():
-        notes.append(NOTES[(rule_name, label)].format(n=n))
+def notes_of(changed: Counter[tuple[RuleName, Label]]) -> list[str]:
+    """What each family changed, in words: one note per family and label."""
+    return [NOTES[(rule_name, label)].format(n=n) for (rule_name, label), n in changed.items()]
 
 
 def decide(v: ClaimVerdict, found: Finding, units: list[Sentence]) -> None:
@@ -203,23 +203,25 @@ def clause_holding(sentence: Span | None, words: str) -> Span | None:
     return anchor_phrase(clause_with(sentence.text, clause_spans(sentence.text), words), sentence)
 
 
-async def check_rules(state: RunState) -> None:
-    """The sixth stage: the deterministic rules, after the judge."""
+async def check_rules(state: RunState) -> Part:
+    """The sixth stage: the deterministic rules, after the judge, on copies of the verdicts. The
+    clauses a finding puts in doubt are read alone by the claims stage
+    (:func:`~rt4chart_plugins.pipeline.claims.read_alone`), which asks the judge."""
     rules = enabled_rules(state.config)
     if not (state.context_sentences and rules and state.verdicts):
-        return
+        return Part()
     units = [s.text for s in state.context_sentences]
     context = state.context if isinstance(state.context, str) else "\n".join(state.context)
     changed: Counter[tuple[RuleName, Label]] = Counter()
+    part = Verdicts(verdicts=[v.model_copy() for v in state.verdicts])
 
     def run() -> list[Doubt]:
         readings = [(rule, state.readings.get(rule, units, context, state.question)) for rule in rules]
-        return apply_rules(state.verdicts, readings, state.context_sentences, state.answer_sentences, changed)
+        return apply_rules(part.verdicts, readings, state.context_sentences, state.answer_sentences, changed)
 
     doubts = await asyncio.to_thread(run)
     if doubts:
-        support = await state.judge.support_alone(
-            [v.text for d in doubts for v in d.clauses], state.context_sentences, state.question, cost=state.cost
-        )
+        support, part.cost = await read_alone(state, [v.text for d in doubts for v in d.clauses])
         settle(doubts, support, state.context_sentences, changed)
-    write_notes(changed, state.notes)
+    part.notes = notes_of(changed)
+    return part

@@ -22,7 +22,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # public in j
 from sentencex import segment as _sentencex_segment
 
 from rt4chart_plugins.deadline import checkpoint
-from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.pipeline.state import RunState, Texts
 from rt4chart_plugins.rules.text import clean_text
 from rt4chart_plugins.types import Sentence
 
@@ -292,7 +292,9 @@ def _leaf_units(text: str, leaf: _Leaf) -> list[tuple[int, int, str, str | None]
     return [(leaf.member_start, leaf.value_end, f"{leaf.path}: {_render(value)}", leaf.path)]
 
 
-async def read_texts(state: RunState) -> None:
+async def read_texts(state: RunState) -> Texts:
     """The first stage: the answer's sentences and the context's units, each with its offsets."""
-    state.answer_sentences = await asyncio.to_thread(segment_answer, state.answer)
-    state.context_sentences = await asyncio.to_thread(segment_context, state.context)
+    return Texts(
+        answer_sentences=await asyncio.to_thread(segment_answer, state.answer),
+        context_sentences=await asyncio.to_thread(segment_context, state.context),
+    )

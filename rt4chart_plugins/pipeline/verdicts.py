@@ -8,8 +8,9 @@ judge gave none.
 
 from __future__ import annotations
 
+from rt4chart_plugins.claims import claim_span
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
-from rt4chart_plugins.pipeline.state import RunState
+from rt4chart_plugins.pipeline.state import RunState, Verdicts
 from rt4chart_plugins.rules.finding import quoted
 from rt4chart_plugins.types import (
     Claim,
@@ -18,35 +19,28 @@ from rt4chart_plugins.types import (
     Evidence,
     Judgement,
     Label,
-    LocalVerdict,
-    Sentence,
     Span,
 )
 
 
-def claim_verdict(
-    claim: Claim,
-    judgement: Judgement | None,
-    local: LocalVerdict | None,
-    error: str | None,
-    answer_sentences: list[Sentence],
-    context: list[Sentence],
-    corrections: list[Correction],
-    global_checked: bool,
-) -> ClaimVerdict:
-    sentence = next((s for s in answer_sentences if s.id == claim.sentence_id), None)
+def claim_verdict(state: RunState, claim: Claim) -> tuple[ClaimVerdict, list[Correction]]:
+    """The claim's verdict from what the judging stages left, and the corrections writing it made."""
+    judgement, local, context = state.final.get(claim.id), state.local.get(claim.id), state.context_sentences
+    sentence = next((s for s in state.answer_sentences if s.id == claim.sentence_id), None)
     answer_span = claim_span(claim, sentence)
+    corrections: list[Correction] = []
     if judgement is None:
-        return ClaimVerdict(
+        unjudged = ClaimVerdict(
             id=claim.id,
             text=claim.text,
             sentence_id=claim.sentence_id,
             label=None,
             judged=False,
             answer_span=answer_span,
-            error=error or "not judged",
+            error=state.unjudged.get(claim.id) or "not judged",
             local=local,
         )
+        return unjudged, corrections
     phrase_span = None
     if judgement.label != Label.ENT and judgement.phrase:
         phrase_span = anchor_phrase(judgement.phrase, answer_span)
@@ -70,7 +64,7 @@ def claim_verdict(
             )
         )
         reason = f"the judge found it supported but cited no sentence of the context (judge: {reason})"
-    return ClaimVerdict(
+    verdict = ClaimVerdict(
         id=claim.id,
         text=claim.text,
         sentence_id=claim.sentence_id,
@@ -83,19 +77,9 @@ def claim_verdict(
         signals=judgement.signals,
         judged_alone=judgement.alone,
         local=local,
-        global_checked=global_checked and local is not None,
+        global_checked=state.global_pass and local is not None,
     )
-
-
-def claim_span(claim: Claim, sentence: Sentence | None) -> Span | None:
-    """Where the claim stands in the answer: its own words, when it quotes a part of its sentence
-    (a clause the trained verifier judged), else the whole sentence it was decomposed from."""
-    if sentence is None:
-        return None
-    at = sentence.text.find(claim.text) if claim.text and claim.text != sentence.text else -1
-    if at < 0:
-        return Span(start=sentence.start, end=sentence.end, text=sentence.text)
-    return Span(start=sentence.start + at, end=sentence.start + at + len(claim.text), text=claim.text)
+    return verdict, corrections
 
 
 def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None) -> str:
@@ -114,18 +98,11 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None)
     return "Nothing in the context states this."
 
 
-async def build_verdicts(state: RunState) -> None:
+async def build_verdicts(state: RunState) -> Verdicts:
     """The fifth stage: each claim's verdict as the report shows it."""
-    state.verdicts = [
-        claim_verdict(
-            c,
-            state.final.get(c.id),
-            state.local.get(c.id),
-            state.unjudged.get(c.id),
-            state.answer_sentences,
-            state.context_sentences,
-            state.corrections,
-            global_checked=state.global_pass,
-        )
-        for c in state.claims
-    ]
+    part = Verdicts()
+    for claim in state.claims:
+        verdict, fixed = claim_verdict(state, claim)
+        part.verdicts.append(verdict)
+        part.corrections.extend(fixed)
+    return part

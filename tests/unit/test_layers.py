@@ -1,5 +1,5 @@
-"""The product's imports run one way: types → rules → judges → pipeline stages → façade → batch,
-CLI, adapters; and nothing in the product imports the lab. Within the adapters: the shared modules
+"""The product's imports run one way: types → rules and claims → judges → pipeline stages → façade
+→ batch, CLI, adapters; and nothing in the product imports the lab. Within the adapters: the shared modules
 → a framework's judge → its metric (evaluator, Runnable) → its package's face.
 
 Read from the source with ``ast`` (nothing is imported), so a wrong-way import fails here before
@@ -20,7 +20,7 @@ FLOORS = {
     "rt4chart_plugins.types": 0, "rt4chart_plugins.errors": 0, "rt4chart_plugins.config": 0,
     "rt4chart_plugins.deadline": 0,
     "rt4chart_plugins.models": 0,
-    "rt4chart_plugins.rules": 1,
+    "rt4chart_plugins.rules": 1, "rt4chart_plugins.claims": 1,
     "rt4chart_plugins.judges": 2,
     "rt4chart_plugins.pipeline": 3,
     "rt4chart_plugins.detector": 4, "rt4chart_plugins.verifier": 4, "rt4chart_plugins.gasp": 4,

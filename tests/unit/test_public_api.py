@@ -15,6 +15,12 @@ PUBLIC = {
     "make_judge",
     "Judge",
     "PipelineConfig",
+    # what a judge of one's own reads and returns
+    "VerifyRequest",
+    "VerifyResult",
+    "Judgement",
+    "DecomposeResult",
+    "Claim",
     # what a report holds
     "Report",
     "ClaimVerdict",
@@ -69,3 +75,25 @@ def test_star_import_gives_the_public_api():
     namespace: dict = {}
     exec("from rt4chart_plugins import *", namespace)
     assert set(namespace) - {"__builtins__"} == PUBLIC
+
+
+def test_a_judge_of_ones_own_needs_only_the_top_level():
+    """Every type a custom judge reads or builds is public: the request it gets, the claims in it,
+    the result and judgements it returns, a decomposition; and only ``verify`` must be written."""
+    from rt4chart_plugins import Claim, DecomposeResult, Judge, Judgement, Label, Verifier, VerifyRequest, VerifyResult
+
+    seen: list[VerifyRequest] = []
+
+    class Everything(Judge):
+        name = "everything"
+
+        async def verify(self, request, *, cost):
+            seen.append(request)
+            return VerifyResult(
+                judgements=[Judgement(claim_id=c.id, label=Label.ENT, evidence=[0]) for c in request.claims]
+            )
+
+    report = Verifier(Everything()).verify(context="The sky is blue.", answer="The sky is blue. Grass is green.")
+    assert [c.label for c in report.claims] == [Label.ENT, Label.ENT]
+    assert all(isinstance(c, Claim) for c in seen[0].claims)
+    assert DecomposeResult(claims=[(0, "x")]).claims == [(0, "x")]

@@ -172,7 +172,7 @@ def test_a_preamble_carries_no_claim_but_what_follows_its_colon_does():
      "on weekdays and at 11 AM on Sundays, and that it closes at 8 PM every day except public holidays.", False),
 ])
 def test_preambles_and_closings_are_recognised_and_claims_are_not(sentence, expected):
-    from rt4chart_plugins.pipeline.decompose import carries_no_claim
+    from rt4chart_plugins.claims import carries_no_claim
 
     assert carries_no_claim(sentence) is expected
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rt4chart_plugins.types import Label, Report
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.rules.clauses import clause_spans
+from rt4chart_plugins.claims import clause_spans
 from rt4chart_plugins.pipeline.aggregate import and_join
 from rt4chart_plugins.pipeline.segment import segment_answer
 from rt4chart_lab.bench.external import Endpoint, run_external

@@ -20,7 +20,7 @@ import numpy as np
 from rt4chart_plugins.detector import Detector, empty_context_report, sentence_inputs, sentence_report
 from rt4chart_plugins.judges.cache import JudgeCache, cache_key
 from rt4chart_plugins.judges.llama.scoring import closest_sentences
-from rt4chart_plugins.pipeline.decompose import is_refusal
+from rt4chart_plugins.claims import is_refusal
 from rt4chart_plugins.types import ClaimVerdict, Cost, Evidence, Label, Report, Sentence, Span
 from rt4chart_lab.readout.probe import Readout, load_readout
 from rt4chart_lab.readout.states import StateReader, States, chatml_question, document_prefix

@@ -34,7 +34,7 @@ from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 from rt4chart_lab.metrics import auc
 from rt4chart_lab.thresholds import best_threshold
 from rt4chart_lab.gasp_fit import choose_rows
-from rt4chart_plugins.pipeline.decompose import is_refusal
+from rt4chart_plugins.claims import is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.data import synth
 from rt4chart_lab.training.data import LABEL_ID, in_holdout, sentence_label, source_of, supported_sentences

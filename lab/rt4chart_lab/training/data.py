@@ -42,7 +42,7 @@ from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.trained.premise import Premises
 from rt4chart_plugins.models import models_dir
-from rt4chart_plugins.pipeline.decompose import is_refusal
+from rt4chart_plugins.claims import is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.data import records, synth
 

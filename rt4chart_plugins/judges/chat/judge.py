@@ -89,7 +89,7 @@ class ChatJudge(ChatTransport, Judge):
         """The claims of the sentences. A reply cut off or without a claim list is asked again,
         then raises :class:`InvalidReply`: the row fails, since a cut claim ("The sto") would be
         judged as if the answer had said it. An endpoint that failed after its retries leaves each
-        sentence to be kept whole (:func:`rt4chart_plugins.pipeline.decompose.decompose`)."""
+        sentence to be kept whole (:func:`rt4chart_plugins.pipeline.claims.decompose`)."""
         system = prompts.DECOMPOSE_HOLISTIC_SYSTEM if holistic else prompts.DECOMPOSE_SYSTEM
         user = prompts.decompose_user(sentences)
         result = DecomposeResult()

@@ -2,9 +2,10 @@
 
 Where the embedded LLM judge reads a window into a KV cache and answers one claim at a time in
 seconds, this judge scores every claim of a window in milliseconds, its pairs in parallel. It cannot
-write, so it does what needs no generation: claims are the clauses of the answer sentences (a
-clause judged within its sentence first), evidence is the premise sentence(s) that best match the
-claim, and the unfaithful phrase is the stretch of the claim whose content words the premise lacks.
+write, so it does what needs no generation: its claims are the clauses of the answer sentences,
+cut by the claims stage (:mod:`rt4chart_plugins.claims`), each judged within its sentence first;
+evidence is the premise sentence(s) that best match the claim, and the unfaithful phrase is the
+stretch of the claim whose content words the premise lacks.
 How it was trained, and where it fails: lab/docs/training.md.
 """
 
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rt4chart_plugins.claims import by_sentence, clause_spans, held_alone
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import Rt4chartError
-from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
+from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.trained.decision import decide, softmax
 from rt4chart_plugins.judges.trained.encoder import (
     MODEL_FILE,
@@ -33,7 +35,6 @@ from rt4chart_plugins.judges.trained.encoder import (
 )
 from rt4chart_plugins.judges.trained.localize import unsupported_phrase, weakest_clauses
 from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage, needs_question
-from rt4chart_plugins.rules.clauses import clause_claims, clause_spans
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence, Signals
 
@@ -83,6 +84,9 @@ class TrainedJudge(Judge):
     #: after the windows: with ``window_size`` unset it reads one window, and does half the work
     #: (RAGTruth test-150: the same verdicts, 1,263 instead of 2,709 tokens an answer)
     one_window = True
+    #: it cannot write: its claims are the clauses of the answer sentences (a one-clause sentence
+    #: whole), each judged within its sentence first (:mod:`rt4chart_plugins.claims`)
+    clause_claims = True
 
     def __init__(
         self, artifact_dir: str | Path | None = None, *, threshold: float | None = None, threads: int | None = None
@@ -138,14 +142,6 @@ class TrainedJudge(Judge):
     def context_budget(self) -> int:
         # it picks its own premise out of any window, so windows never need shrinking for it
         return 10**9
-
-    async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
-        """No generation here: each clause of an answer sentence is one claim, its words as the
-        answer writes them (so its span is where they stand), and a one-clause sentence is one
-        claim. ``holistic`` keeps whole sentences."""
-        if holistic:
-            return DecomposeResult(claims=[(s.id, s.text) for s in sentences])
-        return DecomposeResult(claims=clause_claims(sentences))
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         return await asyncio.to_thread(self._verify_sync, request, cost)
@@ -209,7 +205,7 @@ class TrainedJudge(Judge):
         # clause alone ("and includes phone support") lacks its subject, and scoring clauses for
         # the verdict ranked answers worse (lab/docs/training.md); then each clause of a flagged
         # sentence is scored alone (_split)
-        groups = _by_sentence(request.claims)
+        groups = by_sentence(request.claims)
         units = [
             Claim(
                 id=g[0].id,
@@ -328,12 +324,12 @@ class TrainedJudge(Judge):
         ids: list[int],
         cost: Cost,
     ) -> list[list[Judgement]]:
-        """Each clause's own judgement, per sentence of ``jobs``: the sentence's when it is
-        supported; when it is flagged, each clause is scored against its own premise, and a clause
-        supported above the threshold plus :data:`CLAUSE_MARGIN` is ENT on its own while the rest
-        keep the sentence's label and its evidence. If every clause passes alone, the weakest keeps
-        it (the sentence as a whole is what the context does not state). So the answer's verdict is
-        the sentences'."""
+        """Each clause's own judgement, per sentence of ``jobs`` (the clauses the claims stage cut):
+        the sentence's when it is supported; when it is flagged, each clause is scored against its
+        own premise, and the clauses that hold alone, at the threshold plus :data:`CLAUSE_MARGIN`
+        (:func:`~rt4chart_plugins.claims.held_alone`: if every one does, the weakest does not), are
+        ENT on their own while the rest keep the sentence's label and its evidence. So the
+        answer's verdict is the sentences'."""
         flagged = [(g, j, p) for g, j, p in jobs if j.label != Label.ENT]
         alone = iter(self._score_alone(loaded, premises, question, [c.text for g, _, _ in flagged for c in g], cost))
         out: list[list[Judgement]] = []
@@ -355,9 +351,7 @@ class TrainedJudge(Judge):
                 )
                 continue
             scored = [(claim, *next(alone)) for claim in group]
-            passing = [probs[0] >= self._clause_bar for _, _, probs, _ in scored]
-            if all(passing):
-                passing[min(range(len(scored)), key=lambda i: scored[i][2][0])] = False
+            passing = held_alone([probs[0] for _, _, probs, _ in scored], self._clause_bar, weakest_falls=True)
             judgements = []
             for (claim, clause_premise, probs, signals), ok in zip(scored, passing):
                 if ok:
@@ -405,18 +399,6 @@ class TrainedJudge(Judge):
             if len(spans) > 1:
                 phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans], self._clause_bar)
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
-
-
-def _by_sentence(claims: list[Claim]) -> list[list[Claim]]:
-    """The claims in order, those of one answer sentence (its clauses) together; a claim of no
-    sentence (``sentence_id`` -1) stands alone."""
-    groups: list[list[Claim]] = []
-    for claim in claims:
-        if groups and claim.sentence_id >= 0 and groups[-1][-1].sentence_id == claim.sentence_id:
-            groups[-1].append(claim)
-        else:
-            groups.append([claim])
-    return groups
 
 
 def _signals(logits: list[float], cover: float, missing: list[str]) -> Signals:

@@ -191,7 +191,7 @@ def test_unsupported_phrase_is_the_part_the_premise_lacks():
 
 def test_clauses_split_where_a_trailing_clause_can_be_baseless():
     from rt4chart_plugins.judges.trained.localize import weakest_clauses
-    from rt4chart_plugins.rules.clauses import clause_spans
+    from rt4chart_plugins.claims import clause_spans
 
     text = "In 2010, the company moved to Austin and hired 200 new workers, which doubled its staff."
     spans = clause_spans(text)

@@ -6,24 +6,24 @@ CONTEXT = [Sentence(id=i, text=t, start=0, end=len(t), passage=p) for i, (t, p) 
 
 
 def test_ids_out_of_range_and_outside_window_are_removed_and_counted():
-    corrections = []
     j = Judgement(claim_id=3, label=Label.ENT, evidence=[0, 2, 7])
-    assert check_evidence(j, {0, 1}, CONTEXT, corrections) == [0]
+    ids, corrections = check_evidence(j, {0, 1}, CONTEXT)
+    assert ids == [0]
     kinds = sorted(c.kind for c in corrections)
     assert kinds == ["evidence_out_of_range", "evidence_outside_window"]
     assert all(c.claim_id == 3 for c in corrections)
 
 
 def test_nic_claims_carry_no_evidence():
-    corrections = []
     j = Judgement(claim_id=0, label=Label.NIC, evidence=[1])
-    assert check_evidence(j, {0, 1, 2}, CONTEXT, corrections) == []
+    ids, corrections = check_evidence(j, {0, 1, 2}, CONTEXT)
+    assert ids == []
     assert [c.kind for c in corrections] == ["evidence_on_nic_removed"]
 
 
 def test_missing_evidence_on_con_is_counted_not_invented():
-    corrections = []
-    assert check_evidence(Judgement(claim_id=0, label=Label.CON), {0, 1, 2}, CONTEXT, corrections) == []
+    ids, corrections = check_evidence(Judgement(claim_id=0, label=Label.CON), {0, 1, 2}, CONTEXT)
+    assert ids == []
     assert [c.kind for c in corrections] == ["evidence_missing"]
 
 
@@ -31,9 +31,9 @@ def test_quotes_match_one_sentence_never_across_passages():
     assert match_quote("only VERIFIED users", CONTEXT) == 1
     # words that straddle the end of passage 0 and the start of passage 1 match nothing
     assert match_quote("users qualify. Reports: 5", CONTEXT) is None
-    corrections = []
     j = Judgement(claim_id=1, label=Label.CON, quote="Only verified users qualify")
-    assert check_evidence(j, {0, 1, 2}, CONTEXT, corrections) == [1]
+    ids, corrections = check_evidence(j, {0, 1, 2}, CONTEXT)
+    assert ids == [1]
     assert [c.kind for c in corrections] == ["quote_matched"]
 
 

@@ -1,0 +1,185 @@
+"""How an answer becomes claims: the one place to change it.
+
+- which answer sentences carry no claim (refusals, abstentions, preambles, closing courtesies);
+- where a sentence divides into clauses (:func:`clause_spans`), the claims of a judge that judges
+  clauses (:func:`clause_claims`), and the clause that holds given words (:func:`clause_with`);
+- where a claim stands in its answer sentence (:func:`claim_span`);
+- which clauses keep their support when their sentence, read as a whole, is flagged
+  (:func:`held_alone`): the ones that hold alone, and when every one does, all but the weakest.
+
+The claims stage (:mod:`rt4chart_plugins.pipeline.claims`) runs these on an answer, and asks a
+judge that decomposes (``decomposition="llm"``) for its claims. A judge is asked about the claims
+it is given; one that judges a clause within its sentence (the trained verifier) scores the
+clauses alone and applies :func:`held_alone` to its scores, and the rule stage asks the claims
+stage, not the judge, which clauses of a contradicted sentence hold.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rt4chart_plugins.rules.abstention import is_abstention
+from rt4chart_plugins.rules.quantities import number_spans
+from rt4chart_plugins.types import Claim, Sentence, Span
+
+#: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).
+REFUSAL = re.compile(
+    r"\b(unable to (answer|determine|provide)|(cannot|can't|can not) (answer|determine|be answered)"
+    r"|(do|does|did) not (provide|contain|mention|include|specify|give) (any |enough |sufficient |specific )?"
+    r"(information|details|answer)|there is no (information|mention)"
+    r"|not (possible|enough information) to (answer|determine)"
+    r"|no (relevant )?information (is |was )?(provided|available|given))\b",
+    re.IGNORECASE,
+)
+
+
+#: A preamble announces what follows ("Here is a summary of the article in 62 words:", "Based on
+#: the given passages, here are the steps to ...:"). It states nothing about the context, and a
+#: judge reading it as a claim finds its few words nowhere and flags it: on held-out RAGTruth train
+#: rows 7 of 27 preambles were flagged, and dropping them raised the answer AUC of summaries from
+#: 0.76 to 0.82. All 119 preambles of the 391 train answers are unannotated, i.e. faithful. Text
+#: after a colon is content ("Here is the address: 12 Elm St." is a claim) and is never dropped.
+PREAMBLE = re.compile(
+    r"^\W*(?:(?:sure|okay|ok|certainly|of course|absolutely)\b[!,.]?\s*)?"
+    r"(?:based on the (?:given|provided|above|following)?\s*(?:passages?|information|context|article|text|data|news)"
+    r"\b[^,:]*,\s*)?here(?:'s|’s| is| are)\b"
+    r"(?:[^:]*:\s*$|\s+(?:a|an|the|my)\s+(?:\w+\s+){0,2}(?:summary|answer|overview|response)\b[^:]*$)",
+    re.IGNORECASE,
+)
+
+
+#: A closing courtesy ("I hope this helps!", "Let me know if you have any further questions.")
+#: offers help; it says nothing about the context. All 9 of the 391 RAGTruth train answers' closings
+#: are unannotated, and the verifier scored "I hope this helps!" just under its threshold, which
+#: flagged a faithful answer. Short sentences only, so that content never goes unchecked.
+CLOSING = re.compile(
+    r"^\W*(?:I hope (?:this|that|these|the above|my (?:answer|response))\b"
+    r".*\b(?:helps?|helpful|useful|clarif\w*|answers?)\b"
+    r"|(?:please\s+)?let me know if (?:you|there)\b"
+    r"|(?:please\s+)?feel free to (?:ask|reach out|contact)\b"
+    r"|if you have any (?:other |further |more |additional )?questions\b"
+    r"|is there anything else\b)",
+    re.IGNORECASE,
+)
+
+
+def is_refusal(sentence: str) -> bool:
+    return bool(REFUSAL.search(sentence)) and len(sentence.split()) <= 30
+
+
+def carries_no_claim(sentence: str) -> bool:
+    """A refusal, an abstention ("I don't know."), a preamble or a closing courtesy: nothing in it
+    can be checked against the context."""
+    return (
+        is_refusal(sentence)
+        or is_abstention(sentence)
+        or bool(PREAMBLE.search(sentence))
+        or (bool(CLOSING.search(sentence)) and len(sentence.split()) <= 25)
+    )
+
+
+#: Where a sentence divides into clauses: commas, semicolons, dashes and the usual conjunctions
+#: and relative pronouns. The separator stays with the clause it opens.
+_CLAUSE_BREAK = re.compile(
+    r"[,;]\s+|\s+[–—-]\s+|\s+(?=(?:and|but|while|whereas|which|who|although|though|because|so that|as well as)\s)",
+    re.IGNORECASE,
+)
+MIN_CLAUSE_WORDS = 4
+
+
+def clause_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the clauses of ``text``, whitespace and trailing punctuation trimmed; a piece
+    shorter than :data:`MIN_CLAUSE_WORDS` words joins the clause before it (or after it, when first)."""
+    numbers = number_spans(text)  # "three and a half million" is one amount, not two clauses
+    cuts = (
+        [0]
+        + [m.end() for m in _CLAUSE_BREAK.finditer(text) if not any(a < m.start() < b for a, b in numbers)]
+        + [len(text)]
+    )
+    pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
+    merged: list[list[int]] = []
+    for a, b in pieces:
+        if merged and (
+            len(text[a:b].split()) < MIN_CLAUSE_WORDS
+            or len(text[merged[-1][0] : merged[-1][1]].split()) < MIN_CLAUSE_WORDS
+        ):
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    out = []
+    for a, b in merged:
+        piece = text[a:b]
+        lead = len(piece) - len(piece.lstrip())
+        body = piece.strip().rstrip(",;.!?–—- ")
+        if body:
+            out.append((a + lead, a + lead + len(body)))
+    return out
+
+
+def clause_with(claim: str, clauses: list[tuple[int, int]], words_said: str) -> str | None:
+    """The one clause of ``claim`` in which ``words_said`` stand (a contrast's words: "all",
+    "no verification"); None when the claim is a single clause, or the words are not found in one
+    clause (then the other ways of finding the phrase apply)."""
+    if len(clauses) < 2 or not words_said.strip():
+        return None
+    starts = [m.start() for m in re.finditer(_words_pattern(words_said), claim, re.IGNORECASE)]
+    hits = {(a, b) for a, b in clauses for i in starts if a <= i < b}
+    if len(hits) != 1:
+        return None
+    a, b = hits.pop()
+    return claim[a:b]
+
+
+def holds_words(text: str, words_said: str) -> bool:
+    """Whether ``text`` writes ``words_said`` (a contrast's words), whatever the spacing and
+    punctuation between them."""
+    return bool(words_said.strip()) and re.search(_words_pattern(words_said), text, re.IGNORECASE) is not None
+
+
+def _words_pattern(words_said: str) -> str:
+    return r"\b" + r"\W+".join(map(re.escape, words_said.split())) + r"\b"
+
+
+def clause_claims(sentences: list[Sentence]) -> list[tuple[int, str]]:
+    """(sentence id, text) of each clause of each sentence, its words as the answer writes them (so
+    its span is where they stand); a one-clause sentence is one claim, whole. The claims of a judge
+    that judges clauses within their sentence (``Judge.clause_claims``): it cannot write, so the
+    clauses are where the sentence divides."""
+    claims: list[tuple[int, str]] = []
+    for s in sentences:
+        spans = clause_spans(s.text)
+        claims += [(s.id, s.text[a:b]) for a, b in spans] if len(spans) > 1 else [(s.id, s.text)] * len(spans)
+    return claims
+
+
+def by_sentence(claims: list[Claim]) -> list[list[Claim]]:
+    """The claims in order, those of one answer sentence (its clauses) together; a claim of no
+    sentence (``sentence_id`` -1) stands alone."""
+    groups: list[list[Claim]] = []
+    for claim in claims:
+        if groups and claim.sentence_id >= 0 and groups[-1][-1].sentence_id == claim.sentence_id:
+            groups[-1].append(claim)
+        else:
+            groups.append([claim])
+    return groups
+
+
+def held_alone(supports: list[float], bar: float, *, weakest_falls: bool) -> list[bool]:
+    """Which clauses of a flagged sentence keep their support: those whose support, read alone,
+    reaches ``bar``. ``weakest_falls``: the sentence as a whole is what the context does not
+    state, so when every clause holds alone, the weakest does not (the first of equals)."""
+    held = [s >= bar for s in supports]
+    if weakest_falls and held and all(held):
+        held[supports.index(min(supports))] = False
+    return held
+
+
+def claim_span(claim: Claim, sentence: Sentence | None) -> Span | None:
+    """Where the claim stands in the answer: its own words, when it quotes a part of its sentence
+    (a clause), else the whole sentence it was decomposed from."""
+    if sentence is None:
+        return None
+    at = sentence.text.find(claim.text) if claim.text and claim.text != sentence.text else -1
+    if at < 0:
+        return Span(start=sentence.start, end=sentence.end, text=sentence.text)
+    return Span(start=sentence.start + at, end=sentence.start + at + len(claim.text), text=claim.text)
