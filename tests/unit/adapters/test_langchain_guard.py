@@ -120,12 +120,12 @@ def test_a_stream_cut_mid_sentence_guards_what_arrived_and_says_so():
 
 def test_a_row_that_cannot_be_verified_raises_with_its_report_or_passes_marked():
     with pytest.raises(InvalidInput) as info:
-        RT4ChartGuard().invoke({"context": [], "answer": POLICY_ANSWER})
+        RT4ChartGuard().invoke({"context": [3], "answer": POLICY_ANSWER})  # a context item that is no text
     assert info.value.report.state == "failed"
-    assert RT4ChartGuard(on_error="pass").invoke({"context": [], "answer": "It lasts."}) == "It lasts. [unverified]"
-    result = RT4ChartGuard(on_error="report", output="result").invoke({"context": [], "answer": "It lasts."})
+    assert RT4ChartGuard(on_error="pass").invoke({"context": [3], "answer": "It lasts."}) == "It lasts. [unverified]"
+    result = RT4ChartGuard(on_error="report", output="result").invoke({"context": [3], "answer": "It lasts."})
     assert result.text is None and result.status == "failed"
-    outcomes = RT4ChartGuard().batch([{"context": [], "answer": "x"}, {"context": DOCS, "answer": KEPT}],
+    outcomes = RT4ChartGuard().batch([{"context": [3], "answer": "x"}, {"context": DOCS, "answer": KEPT}],
                                      return_exceptions=True)
     assert isinstance(outcomes[0], InvalidInput) and outcomes[1] == KEPT
 

@@ -56,14 +56,11 @@ def test_flag_and_refuse_policies():
 
 
 def test_an_answer_without_sources_is_never_passed_silently():
-    bare = FixedEngine(nodes=[])
-    with pytest.raises(InvalidInput) as info:
-        RT4ChartGuardQueryEngine(bare).query("q")
-    assert info.value.report.state == "failed"
-    passed = RT4ChartGuardQueryEngine(bare, on_error="pass").query("q")
-    assert passed.response == POLICY_ANSWER + " [unverified]"
-    none = RT4ChartGuardQueryEngine(bare, on_error="report").query("q")
-    assert none.response is None and none.metadata["rt4chart_guard"].status == "failed"
+    # no source node is an empty context: every claim is NIC, so nothing of the answer is shown
+    bare = RT4ChartGuardQueryEngine(FixedEngine(nodes=[])).query("q")
+    assert bare.metadata["rt4chart_guard"].status == "refused"
+    assert bare.response != POLICY_ANSWER and "14 days" not in bare.response
+    assert {c.label for c in bare.metadata["rt4chart_guard"].report.claims} == {"NIC"}
 
 
 def test_bad_settings_are_refused():
