@@ -35,7 +35,7 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``, whitespace trimmed, empty pieces dropped."""
     spans: list[tuple[int, int]] = []
     cursor = 0
-    for piece in _sentencex_segment(language, text):
+    for piece in _pieces(text, language):
         checkpoint()
         stripped = piece.strip()
         if not stripped:
@@ -51,6 +51,26 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
         spans.append((start, end))
         cursor = end
     return spans
+
+
+#: the fallback's sentence ends: terminal punctuation and what follows it up to the next non-space
+_FALLBACK_END = re.compile(r"[.!?\u2026]+[\"'\u2019\u201d)\]]*(?=\s|$)|\n\s*\n")
+
+
+def _pieces(text: str, language: str) -> list[str]:
+    """sentencex's sentences; where it panics (its Rust core raises ``PanicException``, which is no
+    ``Exception`` and would get past every row handler: seen on text with U+0085), a plain split at
+    terminal punctuation and blank lines, so a row is still read instead of killing its batch."""
+    try:
+        return list(_sentencex_segment(language, text))
+    except BaseException as exc:  # noqa: BLE001 - only the splitter's panic is caught, by name
+        if type(exc).__name__ != "PanicException":
+            raise
+    pieces, start = [], 0
+    for m in _FALLBACK_END.finditer(text):
+        pieces.append(text[start : m.end()])
+        start = m.end()
+    return [*pieces, text[start:]]
 
 
 def _find_loose(text: str, piece: str, cursor: int) -> tuple[int, int] | None:

@@ -56,3 +56,16 @@ def test_long_json_text_field_is_split_into_sentences():
 def test_text_that_merely_starts_with_a_brace_is_prose():
     units = segment_context("{not json} but prose. Another sentence.")
     assert all(u.field is None for u in units)
+
+
+def test_a_text_the_splitter_panics_on_is_still_split_and_verified():
+    # sentencex's Rust core panics on this text (a PanicException, which no `except Exception` catches)
+    from rt4chart_plugins import Verifier
+    from rt4chart_plugins.pipeline.segment import split_sentences
+
+    text = "N\x85.Ü Then the trial ends. It lasts 14 days."
+    spans = split_sentences(text)
+    pieces = [text[a:b] for a, b in spans]
+    assert pieces[-1] == "It lasts 14 days." and len(pieces) == 2 and pieces[0].endswith("the trial ends.")
+    report = Verifier().verify(context="The trial lasts 14 days.", answer="N\x85.Ü")
+    assert report.state != "failed" and report.claims
