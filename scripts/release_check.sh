@@ -115,9 +115,11 @@ if [ $DOCS = 1 ]; then
     fi
     mkdir -p "$WORK/docs-run"
     # from a folder outside the checkout (the installed wheel is imported), without the project's
-    # pytest settings; only this page's blocks, the model, lab-data and slow ones left out as in the fast run
+    # pytest settings; only this page's blocks, slow ones included (the diff page's pytest gate), the
+    # model ones left to tests/integration/test_docs_model.py and lab-data ones skipped without the lab
     if (cd "$WORK/docs-run" && RT4CHART_DOCS_PAGE=$page "$venv/bin/python" -m pytest -q -p no:cacheprovider \
-        -c /dev/null --rootdir "$REPO" -m "not slow" -k test_block "$REPO/tests/unit/test_docs.py") \
+        -c /dev/null --rootdir "$REPO" -W ignore::pytest.PytestUnknownMarkWarning -k test_block \
+        "$REPO/tests/unit/test_docs.py") \
         >"$WORK/docs-$(basename "$page").log" 2>&1; then
       printf '%-32s %-8s %s\n' "$page" ok "$((SECONDS - started))"
     else
