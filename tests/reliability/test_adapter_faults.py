@@ -5,7 +5,6 @@ request beyond the first ones, whatever the framework then shows."""
 
 from __future__ import annotations
 
-import math
 
 import pytest
 
