@@ -35,6 +35,7 @@ from rt4chart_plugins.audit import commands as audit_commands
 from rt4chart_plugins.config import Decomposition
 from rt4chart_plugins.errors import InvalidInput, Rt4chartError
 from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags, options_from_flags
+from rt4chart_plugins.types import package_version
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
 LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
@@ -292,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rt4chart", description="Claim-level hallucination detection for RAG (RT4CHART)"
     )
+    parser.add_argument("--version", action="version", version=f"rt4chart-plugins {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     v = sub.add_parser("verify", help="verify one answer, or a JSONL file of samples")

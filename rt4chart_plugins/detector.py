@@ -274,8 +274,8 @@ def failed_report(row: object, exc: BaseException) -> Report:
     answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
     return Report(
         label=None,
-        hallucinated=False,
-        score=0.0,
+        hallucinated=None,
+        score=None,
         state="failed",
         answer=clean_text(answer) if isinstance(answer, str) else "",
         error=clean_text(describe_error(exc)),

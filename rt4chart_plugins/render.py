@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from rt4chart_plugins.types import Label, Report
+from rt4chart_plugins.types import Label, Report, score_text
 
 _STYLE = {Label.ENT: "green", Label.CON: "bold red", Label.NIC: "bold yellow", None: "dim"}
 
@@ -50,8 +50,8 @@ def render(report: Report, console: Console | None = None) -> None:
     head = Text.assemble(
         ("Verdict: ", "bold"),
         (label, _STYLE.get(report.label, "bold")),
-        f"   hallucinated: {'yes' if report.hallucinated else 'no'}",
-        f"   score: {report.score:.2f}   state: {report.state}   judge: {report.judge}",
+        f"   hallucinated: {'–' if report.hallucinated is None else 'yes' if report.hallucinated else 'no'}",
+        f"   score: {score_text(report.score)}   state: {report.state}   judge: {report.judge}",
         f"   risk: {report.risk:.2f}" if report.risk is not None else "",
     )
     console.print(head)

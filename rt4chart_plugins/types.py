@@ -11,7 +11,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Label(str, Enum):
@@ -256,7 +256,8 @@ class Report(BaseModel):
     ``state``: ``verified`` every claim judged; ``partial`` some claims could not be judged (they
     are listed with ``judged=False``, the verdict uses the rest); ``no_claims`` the answer has
     nothing verifiable (empty, a pure refusal): ``label`` is None, ``score`` 1.0, not hallucinated;
-    ``failed`` no claim could be judged (``error`` says why).
+    ``failed`` no claim could be judged (``error`` says why): ``score`` and ``hallucinated`` are
+    None, so that a failed row is never averaged in as a hallucination (a score of 0.0).
     """
 
     model_config = ConfigDict(
@@ -266,8 +267,8 @@ class Report(BaseModel):
     )
 
     label: Label | None
-    hallucinated: bool
-    score: float = Field(ge=0.0, le=1.0)  # fraction of judged claims that are entailed
+    hallucinated: bool | None  # None when failed
+    score: float | None = Field(ge=0.0, le=1.0)  # fraction of judged claims that are entailed; None when failed
     state: AnswerState
     claims: list[ClaimVerdict] = Field(default_factory=list)
     unfaithful_spans: list[Span] = Field(default_factory=list)  # merged answer-sentence spans
@@ -287,6 +288,16 @@ class Report(BaseModel):
     schema_version: str = SCHEMA_VERSION  # the JSON layout (see SCHEMA_VERSION)
     version: str = Field(default_factory=package_version)  # the rt4chart-plugins that wrote it
 
+    @model_validator(mode="after")
+    def _failed_has_no_score(self) -> Report:
+        """A failed report has no score and no verdict, whoever built it (a file written before
+        this rule says 0.0 and False); any other state has both."""
+        if self.state == "failed":
+            self.score, self.hallucinated = None, None
+        elif self.score is None or self.hallucinated is None:
+            raise ValueError(f"a {self.state} report needs its score and hallucinated")
+        return self
+
     def _repr_html_(self) -> str:
         """The audit's card of this report, for a notebook's inline view. The card is drawn on the
         top floor (``rt4chart_plugins.audit``); the package hands its drawer in through
@@ -296,6 +307,12 @@ class Report(BaseModel):
 
             return f"<pre>{escape(self.model_dump_json(indent=2))}</pre>"
         return _HTML_VIEW(self)
+
+
+def score_text(score: float | None) -> str:
+    """A report's score as the CLI and the audit pages show it: two decimals, or a dash for a
+    failed report, which has none."""
+    return "–" if score is None else f"{score:.2f}"
 
 
 _HTML_VIEW: Callable[[Report], str] | None = None

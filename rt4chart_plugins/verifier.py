@@ -126,8 +126,8 @@ class Verifier(Detector):
             watch.cancel()
             return Report(
                 label=None,
-                hallucinated=False,
-                score=0.0,
+                hallucinated=None,
+                score=None,
                 state="failed",
                 answer=answer,
                 question=question.strip() or None if question else None,

@@ -7,6 +7,9 @@
 # extra, a fresh venv holding that wheel with that extra alone (`pip install "rt4chart-plugins[X]"`)
 # and runs scripts/release_smoke.py X there, from a folder outside the checkout, so the installed
 # package is what is imported. It prints one line per extra with the seconds each step took.
+# `docs` (in the default run, or named) then runs each user page's code blocks (README.md, docs/) in
+# a venv holding the wheel with only the extras and packages the page's `docs-needs` marker names
+# (tests/unit/test_docs.py; pytest added to run them), one venv per distinct set of needs.
 # Needs .venv (scripts/setup.sh): uv makes the venvs and installs into them, from its cache when it
 # can; the [local] venv takes llama-cpp-python from the wheel scripts/llama_wheel.sh caches (never a
 # source build); the [hf] venv takes torch's CPU wheel from pip's find-links folder when pip has one;
@@ -18,8 +21,11 @@ REPO=$PWD
 PYTHON=${PYTHON:-python3}
 UV=.venv/bin/uv
 ALL=(core local openai ragas deepeval langchain llama-index export ray hf)
-EXTRAS=("$@")
-[ ${#EXTRAS[@]} -gt 0 ] || EXTRAS=("${ALL[@]}")
+EXTRAS=() DOCS=0
+for arg in "$@"; do
+  if [ "$arg" = docs ]; then DOCS=1; else EXTRAS+=("$arg"); fi
+done
+[ $# -gt 0 ] || { EXTRAS=("${ALL[@]}"); DOCS=1; }
 for extra in "${EXTRAS[@]}"; do
   case " ${ALL[*]} " in *" $extra "*) ;; *) echo "unknown extra '$extra': use ${ALL[*]}" >&2; exit 2 ;; esac
 done
@@ -87,4 +93,45 @@ for extra in "${EXTRAS[@]}"; do
     status=1
   fi
 done
+
+docs_venv() {  # the wheel with a page's extras and packages, and pytest to run its blocks
+  local venv=$1 extras=$2 packages=$3 spec args=()
+  spec="rt4chart-plugins @ file://$WHEEL"
+  [ -z "$extras" ] || spec="rt4chart-plugins[$extras] @ file://$WHEEL"
+  case ",$extras," in *,local,*)
+    args=(--find-links "$(dirname "$(llama_wheel .venv/bin/python)")" --only-binary llama-cpp-python) ;;
+  esac
+  # shellcheck disable=SC2086  # the packages are words
+  "$UV" venv --quiet --python "$PYTHON" "$venv" &&
+    "$UV" pip install --quiet --python "$venv/bin/python" "${args[@]}" "$spec" $packages pytest
+}
+
+if [ $DOCS = 1 ]; then
+  printf '%-32s %-8s %s\n' page result seconds
+  for page in README.md docs/*.md docs/adapters/*.md; do
+    IFS='|' read -r extras packages < <(.venv/bin/python tests/unit/test_docs.py --needs "$page")
+    venv="$WORK/docs-venv-$(printf '%s' "$extras|$packages" | tr -c 'a-zA-Z0-9\n' _)"
+    started=$SECONDS
+    if [ ! -x "$venv/bin/python" ] && ! docs_venv "$venv" "$extras" "$packages" >"$WORK/docs-venv.log" 2>&1; then
+      printf '%-32s %-8s %s\n' "$page" no-venv -
+      sed 's/^/    /' "$WORK/docs-venv.log" >&2
+      status=1
+      continue
+    fi
+    mkdir -p "$WORK/docs-run"
+    # from a folder outside the checkout (the installed wheel is imported), without the project's
+    # pytest settings; only this page's blocks, slow ones included (the diff page's pytest gate), the
+    # model ones left to tests/integration/test_docs_model.py and lab-data ones skipped without the lab
+    if (cd "$WORK/docs-run" && RT4CHART_DOCS_PAGE=$page "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+        -c /dev/null --rootdir "$REPO" -W ignore::pytest.PytestUnknownMarkWarning -k test_block \
+        "$REPO/tests/unit/test_docs.py") \
+        >"$WORK/docs-$(basename "$page").log" 2>&1; then
+      printf '%-32s %-8s %s\n' "$page" ok "$((SECONDS - started))"
+    else
+      printf '%-32s %-8s %s\n' "$page" FAILED "$((SECONDS - started))"
+      tail -n 40 "$WORK/docs-$(basename "$page").log" | sed 's/^/    /' >&2
+      status=1
+    fi
+  done
+fi
 exit $status

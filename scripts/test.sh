@@ -4,8 +4,10 @@
 #                                 llama-cpp-python, pulls the models, runs the product's tests
 #                                 (unit and integration), the lab's tests, then the release check
 #                                 (scripts/release_check.sh: the built wheel with each extra alone)
-#   bash scripts/test.sh --fast   the product's unit tests only, with ruff and mypy over the product
-#                                 (tests/unit/test_lint.py): no native build, no model download, no browser
+#   bash scripts/test.sh --fast   every test not marked model, server, ray, browser or slow: tests/unit,
+#                                 tests/reliability and the model-free tests of tests/integration, with
+#                                 ruff and mypy over the product (tests/unit/test_lint.py): no native
+#                                 build, no model download, no browser
 # Any further arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."

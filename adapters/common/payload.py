@@ -47,4 +47,4 @@ def claim_table(reports: list[tuple[str, Report]]) -> Any:
 def missing_report(what: str) -> Report:
     """The stand-in for a row of a framework's result that this adapter has no report for, so the
     claim table still has one row per answer and says why that one is empty."""
-    return Report(label=None, hallucinated=False, score=0.0, state="failed", error=what)
+    return Report(label=None, hallucinated=None, score=None, state="failed", error=what)

@@ -168,7 +168,7 @@ class RT4ChartMetric(BaseMetric):
         else:
             self.error = None
             self.score = report.score
-            self.success = self.score >= self.threshold
+            self.success = report.score is not None and report.score >= self.threshold
         self.verbose_logs = construct_verbose_logs(
             self,
             steps=[

@@ -43,7 +43,7 @@ from rt4chart_plugins.audit.html import (
 )
 from rt4chart_plugins.audit.pack import rows_section
 from rt4chart_plugins.audit.rows import AuditRow
-from rt4chart_plugins.types import Report
+from rt4chart_plugins.types import Report, score_text
 
 #: the claims ``j`` / ``k`` step through: each changed pair once, on the side after (else before)
 STEP = "li.claim.step"
@@ -199,7 +199,7 @@ def _side(
     out = [
         f'<section class="side {which}"><h3>{which.capitalize()} <span class="badge {e(verdict)}">{e(verdict)}'
         f'</span> <span class="muted">'
-        f"{e(f'score {report.score:.2f} · {report.state} · {report.judge or report.method}')}"
+        f"{e(f'score {score_text(report.score)} · {report.state} · {report.judge or report.method}')}"
         "</span></h3>"
     ]
     if error:

@@ -22,7 +22,7 @@ from rt4chart_plugins.audit.chart import histogram_svg
 from rt4chart_plugins.audit.pack import rows_section
 from rt4chart_plugins.audit.rows import AuditRow, as_rows
 from rt4chart_plugins.audit.summary import Summary, summarize
-from rt4chart_plugins.types import ClaimVerdict, Label, Report, Sentence, Span
+from rt4chart_plugins.types import ClaimVerdict, Label, Report, Sentence, Span, score_text
 
 #: a label in words, as the auditor reads it
 IN_WORDS = {
@@ -230,7 +230,7 @@ def index_entry(row: AuditRow, steps: int, change: RowDiff | None = None) -> dic
         "s": state,
         "l": labels,
         "m": meta,
-        "sc": round(scored.score, 4) if scored else None,
+        "sc": round(scored.score, 4) if scored and scored.score is not None else None,
         "cf": row_confidence(scored) if scored else None,
         "n": steps,
         "k": change.change.value if change else None,
@@ -265,7 +265,7 @@ def render_row(row: AuditRow, index: int, change: RowDiff | None = None) -> str:
     if r is not None:
         head.append(
             e(
-                f"score {r.score:.2f} · {r.state} · {r.judge or r.method}"
+                f"score {score_text(r.score)} · {r.state} · {r.judge or r.method}"
                 + (f" · risk {r.risk:.2f}" if r.risk is not None else "")
             )
         )

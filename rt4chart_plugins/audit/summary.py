@@ -101,7 +101,7 @@ def group_stats(rows: list[AuditRow], by: list[str]) -> list[GroupStats]:
             members.setdefault(r.meta.get(name, "(none)"), []).append(r)
         for value, group in sorted(members.items()):
             scored = _scored(group)
-            scores = [rep.score for rep in scored]
+            scores = [rep.score for rep in scored if rep.score is not None]
             out.append(
                 GroupStats(
                     field=name,

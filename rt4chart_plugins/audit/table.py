@@ -8,6 +8,7 @@ its state and error, so nothing disappears from the export.
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,6 @@ class ClaimRow(BaseModel):
 
 #: the columns, in order; meta fields of the input rows follow as ``meta.<name>``
 COLUMNS = list(ClaimRow.model_fields)
-_LIST_COLUMNS = [name for name in COLUMNS if name.startswith("evidence_")]
 
 
 def _claim_fields(c: ClaimVerdict) -> dict[str, Any]:
@@ -164,6 +164,28 @@ def _rows_of(row: AuditRow) -> list[ClaimRow]:
     ]
 
 
+def _records(reports: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    """The table's columns (the input rows' ``meta`` fields last, as ``meta.<name>``) and its rows."""
+    records: list[dict[str, Any]] = []
+    meta_keys: list[str] = []
+    for row in as_rows(reports):
+        for key in row.meta:
+            if key not in meta_keys:
+                meta_keys.append(key)
+        for claim in _rows_of(row):
+            records.append({**claim.model_dump(), **{f"meta.{k}": row.meta.get(k) for k in meta_keys}})
+    return COLUMNS + [f"meta.{k}" for k in meta_keys], records
+
+
+def _csv_cell(value: Any) -> Any:
+    """A cell as pandas writes it: nothing for a missing value, a list as JSON, a float in full."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return json.dumps(value)
+    return repr(value) if isinstance(value, float) else value
+
+
 def reports_to_dataframe(reports: Any):
     """A pandas DataFrame of :func:`claim_rows`: one row per claim, with the input rows' ``meta``
     fields (when the reports came with them) as ``meta.<name>`` columns."""
@@ -171,16 +193,7 @@ def reports_to_dataframe(reports: Any):
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - pandas comes with the export extra
         raise MissingExtra("pandas", "export") from exc
-    rows = as_rows(reports)
-    records: list[dict[str, Any]] = []
-    meta_keys: list[str] = []
-    for row in rows:
-        for key in row.meta:
-            if key not in meta_keys:
-                meta_keys.append(key)
-        for claim in _rows_of(row):
-            records.append({**claim.model_dump(), **{f"meta.{k}": row.meta.get(k) for k in meta_keys}})
-    columns = COLUMNS + [f"meta.{k}" for k in meta_keys]
+    columns, records = _records(reports)
     frame = pd.DataFrame.from_records(records, columns=columns)
     # nullable dtypes, so a missing probability or offset reads <NA>, never a float NaN posing as a value
     ints = ["claim_id", "span_start", "span_end", "phrase_start", "phrase_end"]
@@ -198,15 +211,17 @@ def write_table(reports: Any, path: str | Path) -> int:
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".parquet"):
         raise InvalidInput(f"{path}: the export is written as .csv or .parquet, not {suffix or 'no suffix'!r}")
+    if suffix == ".csv":  # the standard library's writer: a CSV needs no pandas, as `verify -o x.csv` needs none
+        columns, records = _records(reports)
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow(columns)
+            writer.writerows([_csv_cell(rec.get(c)) for c in columns] for rec in records)
+        return len(records)
+    try:
+        import pyarrow  # noqa: F401  (pandas writes parquet through it)
+    except ImportError as exc:
+        raise MissingExtra("pyarrow", "export") from exc
     frame = reports_to_dataframe(reports)
-    if suffix == ".csv":
-        for column in _LIST_COLUMNS:
-            frame[column] = frame[column].map(json.dumps)
-        frame.to_csv(path, index=False)
-    else:
-        try:
-            import pyarrow  # noqa: F401  (pandas writes parquet through it)
-        except ImportError as exc:
-            raise MissingExtra("pyarrow", "export") from exc
-        frame.to_parquet(path, index=False)
+    frame.to_parquet(path, index=False)
     return len(frame)

@@ -29,6 +29,7 @@ from rt4chart_plugins.gasp.features import (
     token_anchors,
 )
 from rt4chart_plugins.gasp.scorer import LlamaScorer
+from rt4chart_plugins.judges.llama.shared import require_llama_cpp
 from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,
@@ -126,6 +127,7 @@ class GaspDetector(Detector):
         if self._scorer is None:
             from rt4chart_plugins import models
 
+            require_llama_cpp()  # missing or unsafe here: said before the 0.1 GB scorer is pulled
             path = models.locate(self.model, self._model_path)
             self._scorer = LlamaScorer(path, n_ctx=self.n_ctx, n_threads=self.n_threads)
         return self._scorer

@@ -119,7 +119,7 @@ class JudgeCache:
                 return None
         try:
             return None if row is None else json.loads(row[0])
-        except ValueError:  # a value damaged in place: a miss, and the next put replaces it
+        except (ValueError, TypeError):  # a value damaged in place (cut, NULL): a miss, the next put replaces it
             return None
 
     def put(self, key: str, value: object) -> None:

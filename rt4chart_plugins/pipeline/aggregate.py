@@ -17,13 +17,14 @@ def and_join(labels: list[Label]) -> Label:
     return Label.ENT
 
 
-def answer_verdict(claims: list[ClaimVerdict]) -> tuple[Label | None, bool, float, AnswerState]:
-    """(label, hallucinated, score, state). Never NaN: no claims → score 1.0, state no_claims."""
+def answer_verdict(claims: list[ClaimVerdict]) -> tuple[Label | None, bool | None, float | None, AnswerState]:
+    """(label, hallucinated, score, state). Never NaN: no claims → score 1.0, state no_claims; no
+    judged claim → no score and no verdict (None), state failed."""
     if not claims:
         return None, False, 1.0, "no_claims"
     judged = [c.label for c in claims if c.judged and c.label is not None]
     if not judged:
-        return None, False, 0.0, "failed"
+        return None, None, None, "failed"
     label = and_join(judged)
     score = sum(1 for lab in judged if lab == Label.ENT) / len(judged)
     state: AnswerState = "verified" if len(judged) == len(claims) else "partial"
@@ -60,8 +61,8 @@ def report_of(state: RunState) -> Report:
     # what a failed run reports too: the inputs as segmented, the notes and the cost
     common = Report(
         label=None,
-        hallucinated=False,
-        score=0.0,
+        hallucinated=None,
+        score=None,
         state="failed",
         error=state.failed,
         answer=state.answer,

@@ -200,7 +200,9 @@ def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
         if r is None:
             continue
         Report.model_validate_json(r.model_dump_json())  # serializes
-        if not math.isfinite(r.score):
+        if r.state == "failed" and (r.score, r.hallucinated) != (None, None):
+            problems.append("a failed row with a score")
+        if r.score is not None and not math.isfinite(r.score):
             problems.append("a NaN score")
         if r.state == "failed" and not r.error:
             problems.append("a failed row with no error")

@@ -84,3 +84,32 @@ def test_a_cache_that_cannot_be_opened_is_moved_aside_with_one_warning_and_every
         with FaultServer(port=port) as server:  # the new cache holds this run's replies
             reports, judge = _run(server, str(path))
         assert judge.attempts == 0
+
+
+@pytest.mark.parametrize("value", [None, b"\xff\xfe not text", 7, "{\"cut"], ids=["NULL", "bytes", "a number", "cut JSON"])
+def test_a_value_damaged_in_place_is_a_miss_and_the_rows_are_scored_again(tmp_path, value):
+    """``UPDATE cache SET value = NULL`` failed every row with a TypeError, on every later run,
+    and sent no request. A value that is no JSON text, whatever its type, is a miss like a cut one."""
+    import sqlite3
+
+    path = tmp_path / "cache.sqlite"
+    with FaultServer() as server:
+        first, judge = _run(server, JudgeCache(path))
+        sent = judge.attempts
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE cache SET value = ?", (value,))
+        db.close()
+        again, judge = _run(server, JudgeCache(path))
+    assert all(r.state == "verified" for r in first + again) and _labels(again) == _labels(first)
+    assert judge.attempts == sent  # every reply asked again, and stored over the damaged value
+    assert JudgeCache(path).get(next(iter(_keys(path)))) is not None
+
+
+def _keys(path) -> list[str]:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        return [k for (k,) in db.execute("SELECT key FROM cache")]
+    finally:
+        db.close()

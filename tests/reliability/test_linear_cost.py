@@ -125,3 +125,42 @@ def test_a_records_yes_no_fields_cost_the_fields_naming_them_not_every_field(mon
     """Each "no" field was looked for in every other short field, and each claim in every field:
     a record of 2,000 yes/no fields among 2,000 short ones took 11 s."""
     assert _record_finds(800, monkeypatch) < 6 * _record_finds(200, monkeypatch)  # every pair: 16 times
+
+
+def _pair_pieces(words: int) -> int:
+    """Encodings the trained judge's tokenizer makes for one pair of unpunctuated sentences, the
+    premise twice as long as the claim."""
+    from rt4chart_plugins.judges.trained import encoder
+
+    tok = encoder.load_tokenizer(encoder.ARTIFACT_DIR / encoder.TOKENIZER_FILE, 160)
+    claim, premise = " ".join(f"w{i}" for i in range(words)), " ".join(f"w{i}" for i in range(2 * words))
+    (pair,) = encoder._encoded(tok, [claim], [premise])
+    assert len(pair.ids) == 160
+    return 1 + len(pair.overflowing)
+
+
+def test_a_long_unpunctuated_sentence_costs_what_the_encoder_reads_of_it():
+    """A pair is read at 160 tokens, but the tokenizer paired every cut-off piece of the claim with
+    every piece of the premise: 3,000 words against 6,000 took 3.9 GB. Past 160 tokens a pair's
+    cost must stay flat (the memory it takes: docs/reliability.md)."""
+    assert _pair_pieces(1000) == _pair_pieces(300)  # the pieces' product: 3,198 against 242
+
+
+def test_cutting_a_long_side_keeps_the_tokens_a_pair_reads():
+    """The cut that bounds a pair's cost must not change one token of what the encoder reads: the
+    same ids as encoding the whole texts, on text whose characters become several tokens each,
+    one token each, or none (accents, Hangul, CJK, controls, words too long for a word piece)."""
+    from rt4chart_plugins.judges.trained import encoder
+
+    tok = encoder.load_tokenizer(encoder.ARTIFACT_DIR / encoder.TOKENIZER_FILE, 160)
+    rng = random.Random(7)
+    parts = ["café", "naïve", "한국어", "中文字", "x" * 120, "re-run", "3.14", "\u0301e", "\t", "…", "ﬁne",
+             "Straße", "word", "unbelievably", "😀", "\u200b", "--", "İstanbul"]
+    texts = ["".join(rng.choice(parts) + rng.choice(["", " ", ", "]) for _ in range(n)) for n in (5, 40, 150, 400, 900)]
+    texts += ["한국" * 300, "w " * 700, "w " * 701]  # few characters but many tokens; sides as long as each other
+    pairs = [(a, b) for a in texts for b in texts]
+    whole = tok.encode_batch(pairs)
+    cut = encoder._encoded(tok, [a for a, _ in pairs], [b for _, b in pairs])
+    assert sum(a != b for a, b in zip(pairs, encoder._within_reach(tok, pairs))) >= 9  # the long ones were cut
+    for pair, w, c in zip(pairs, whole, cut):
+        assert (c.ids, c.type_ids, c.offsets) == (w.ids, w.type_ids, w.offsets), pair

@@ -73,7 +73,10 @@ def check_report(report: Report, ctx, ans: str) -> None:
     """Every invariant a report must hold (see the module docstring)."""
     back = Report.model_validate_json(report.model_dump_json())
     assert back == report
-    assert math.isfinite(report.score) and 0.0 <= report.score <= 1.0
+    if report.state == "failed":  # no score and no verdict: never averaged in as a hallucination
+        assert report.score is None and report.hallucinated is None
+    else:
+        assert report.score is not None and math.isfinite(report.score) and 0.0 <= report.score <= 1.0
     assert report.risk is None or math.isfinite(report.risk)
     assert len(report.answer) == len(ans)
     passages = [ctx] if isinstance(ctx, str) else list(ctx)

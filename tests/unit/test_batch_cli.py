@@ -84,6 +84,15 @@ def test_cli_batch_exit_status_says_whether_rows_failed(tmp_path, scripted_cli):
     assert cli.main(["verify", str(inp), "-o", str(out), "-q"]) == 1
 
 
+def test_cli_says_its_version(capsys):
+    from rt4chart_plugins.types import package_version
+
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"rt4chart-plugins {package_version()}"
+    assert package_version() != "unknown"  # the installed distribution's
+
+
 def test_cli_usage_errors(tmp_path, capsys):
     assert cli.main(["verify"]) == 2
     assert cli.main(["verify", "--context", str(tmp_path / "missing.txt"), "--answer", "x"]) == 2

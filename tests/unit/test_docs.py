@@ -78,7 +78,31 @@ _EXIT = re.compile(r"#\s*exit\s+(\d+)\s*$")
 def doc_files() -> list[Path]:
     files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
              ROOT / "lab" / "README.md", *sorted((ROOT / "lab" / "docs").rglob("*.md"))]
-    return [f for f in files if f.is_file()]
+    only = os.environ.get("RT4CHART_DOCS_PAGE")  # the release check runs one page in a venv of its needs
+    return [f for f in files if f.is_file() and (not only or f == ROOT / only)]
+
+
+#: ``<!-- docs-needs: ragas export +langchain-openai -->``: the extras (and, after ``+``, the other
+#: packages) that a user page's runnable blocks need beyond the package; ``core`` for none. The
+#: page says the same in words on the next line; scripts/release_check.sh reads it to run the
+#: page's blocks in a venv holding only those (``python tests/unit/test_docs.py --needs PAGE``).
+_NEEDS = re.compile(r"^<!--\s*docs-needs:\s*(.*?)\s*-->\s*$")
+
+
+def page_needs(path: Path) -> tuple[list[str], list[str]] | None:
+    """The extras and the other packages a page declares, or None when it declares none."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = _NEEDS.match(line)
+        if m:
+            names = m.group(1).split()
+            return [n for n in names if not n.startswith("+") and n != "core"], [n[1:] for n in names if n.startswith("+")]
+    return None
+
+
+def needs_sentence(extras: list[str], packages: list[str]) -> str:
+    """What a page says, in words, it needs: the pip command."""
+    spec = f'"rt4chart-plugins[{",".join(extras)}]"' if extras else "rt4chart-plugins"
+    return f"Needs `pip install {' '.join([spec, *packages])}`."
 
 
 @dataclass
@@ -404,3 +428,35 @@ def test_design_module_map_names_every_module():
     tree |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "adapters").rglob("*.py") if p.name != "__init__.py"}
     assert not tree - named, f"modules missing from docs/design.md's module map: {sorted(tree - named)}"
     assert not named - tree, f"docs/design.md's module map names modules that do not exist: {sorted(named - tree)}"
+
+
+def test_each_user_page_says_what_it_needs():
+    """The docs assumed the full dev install: an adapter page's ``reports_dataframe`` needed pandas
+    (``[export]``), the LangChain page imported ``langchain_openai``, which no extra installs. Each
+    page now declares its needs (``docs-needs``), says them in words, and the release check runs the
+    page in a venv holding only those."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    known = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
+    wrong = []
+    for path in user_docs():
+        needs = page_needs(path)
+        name = path.relative_to(ROOT).as_posix()
+        if needs is None:
+            wrong.append(f"{name}: no <!-- docs-needs: ... --> marker")
+            continue
+        extras, packages = needs
+        if set(extras) - known:
+            wrong.append(f"{name}: unknown extras {sorted(set(extras) - known)}")
+        if name != "README.md" and needs_sentence(extras, packages) not in path.read_text(encoding="utf-8"):
+            wrong.append(f"{name}: does not say {needs_sentence(extras, packages)!r}")
+    assert not wrong, wrong
+
+
+if __name__ == "__main__":  # scripts/release_check.sh: `--needs PAGE` prints "EXTRAS|PACKAGES" of a page
+    assert sys.argv[1:2] == ["--needs"] and len(sys.argv) == 3, "usage: test_docs.py --needs PAGE"
+    found = page_needs(ROOT / sys.argv[2])
+    extras, packages = found if found else ([], [])
+    print(f"{','.join(extras)}|{' '.join(packages)}")

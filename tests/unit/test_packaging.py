@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: what the product's distribution is built from: pyproject.toml's and setup.py's inputs
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "rt4chart_plugins", "adapters")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "rt4chart_plugins", "adapters")
 #: data files the package opens at run time, as ``package_data`` ships them
 DATA = ("*.onnx", "*.json", "py.typed")
 
@@ -95,3 +95,16 @@ def test_the_sdist_builds_the_same_wheel(source_copy, wheel, tmp_path):
     again = build("build_wheel", unpacked, tmp_path / "wheel")
     assert again.name == wheel.name
     assert sorted(wheel_files(again) ^ wheel_files(wheel)) == []
+
+
+def test_the_wheel_and_the_sdist_carry_the_mit_license(source_copy, wheel, tmp_path):
+    """pyproject said MIT, but neither the repository nor the wheel held the license's text."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert zf.read(licence).decode().startswith("MIT License")
+        metadata = zf.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
+    sdist = build("build_sdist", source_copy, tmp_path / "sdist")
+    with tarfile.open(sdist) as tf:
+        assert any(m.name.endswith("/LICENSE") for m in tf.getmembers())

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from rt4chart_plugins import InvalidInput, Label, Verifier
+from rt4chart_plugins import InvalidInput, Label, Report, Verifier
 from scripted_judge import ScriptedJudge
 
 CONTEXT = ["The trial lasts 14 days.", "Only verified users are eligible.", "Exports are capped at 5 per month."]
@@ -218,6 +218,29 @@ def test_verify_many_keeps_order_and_reports_failed_rows():
     assert [r.state for r in reports] == ["verified", "failed", "verified"]
     assert [r.label for r in reports] == [Label.ENT, None, Label.CON]
     assert "answer" in reports[1].error
+
+
+class _SlowJudge(ScriptedJudge):
+    async def verify(self, request, *, cost):
+        await asyncio.sleep(2)
+        return await super().verify(request, cost=cost)
+
+
+def test_a_failed_report_has_no_score_and_no_verdict():
+    """A failed row said score 0.0 and hallucinated False: averaged over an export, it counted as
+    a hallucination. Whichever way a row fails, its score and verdict are null (docs/output.md)."""
+    judge_failed = Verifier(ScriptedJudge(RULES, fail_claims={"e"}), decomposition="sentence").verify(
+        context=CONTEXT, answer="The email is late.")
+    bad_row = verifier().verify_many([{"context": CONTEXT, "answer": 7}])[0]
+    past_deadline = Verifier(_SlowJudge(RULES), deadline=0.05).verify(
+        context=CONTEXT, answer="The trial lasts 14 days.")
+    for report in (judge_failed, bad_row, past_deadline):
+        assert report.state == "failed" and (report.score, report.hallucinated) == (None, None), report.error
+        assert '"score":null' in report.model_dump_json() and '"hallucinated":null' in report.model_dump_json()
+    old = judge_failed.model_dump() | {"score": 0.0, "hallucinated": False}  # a file written before the rule
+    assert (Report.model_validate(old).score, Report.model_validate(old).hallucinated) == (None, None)
+    with pytest.raises(ValueError, match="needs its score"):
+        Report(label=None, hallucinated=None, score=None, state="verified")
 
 
 def test_sync_facade_works_inside_a_running_loop():

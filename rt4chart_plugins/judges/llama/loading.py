@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rt4chart_plugins.errors import JudgeError, MissingExtra
+from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.judges.llama.scoring import first_tokens
-from rt4chart_plugins.judges.llama.shared import shared_llama
+from rt4chart_plugins.judges.llama.shared import require_llama_cpp, shared_llama
 
 
 @dataclass
@@ -53,10 +53,7 @@ def load_judge_model(
     """The model ``model`` (or the file ``explicit_path``) loaded with these settings, or the one
     already loaded with them. Only ChatML-templated instruct models are accepted: the readout
     prompts are laid out in ChatML."""
-    try:
-        import llama_cpp  # noqa: F401
-    except ImportError as exc:
-        raise MissingExtra("llama-cpp-python", "local") from exc
+    require_llama_cpp()  # missing or unsafe here: said before the model is pulled
     from rt4chart_plugins import models
 
     path = models.locate(model, explicit_path)

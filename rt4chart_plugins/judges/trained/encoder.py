@@ -194,7 +194,72 @@ class PairScorer:
 
 def _encoded(tok, claims: list[str], premises: list[str]):
     # the tokenizer refuses a lone surrogate (a TypeError); it reads U+FFFD in its place
-    return tok.encode_batch([(clean_text(c), clean_text(p)) for c, p in zip(claims, premises)])
+    pairs = [(clean_text(c), clean_text(p)) for c, p in zip(claims, premises)]
+    return tok.encode_batch(_within_reach(tok, pairs))
+
+
+#: characters per token of the pair's length above which a pair's sides are counted and may be cut
+_CHARS_PER_TOKEN = 4
+
+
+def _within_reach(tok, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each pair with its long sides cut past what the pair can keep of them, so that encoding a
+    pair costs what the pair keeps.
+
+    Truncating a pair, the tokenizer keeps the pieces it cuts off as "overflowing" encodings and
+    pairs every piece of the claim with every piece of the premise: a 3,000-word unpunctuated
+    sentence against a 6,000-word one made millions of them (3.9 GB; docs/reliability.md,
+    "Memory against sentence length"). Counted alone, a side costs pieces in proportion to its
+    length, and the pair of cut sides has at most a few.
+
+    The encoded pair stays the same token for token. Each cut falls where a token ends, so a cut
+    side starts with the same tokens (a word cut after one of its pieces splits into the same
+    pieces up to there; a character that makes several tokens, a Hangul syllable, is kept whole).
+    A cut side keeps at least ``max_length`` tokens, more than longest-first truncation keeps of
+    either side, and which side is the longer, which that truncation reads when both are long,
+    stays as it was (``_cut``)."""
+    max_length = (tok.truncation or {}).get("max_length")
+    if not max_length:
+        return pairs
+    reach = _CHARS_PER_TOKEN * max_length
+    long = [(a, b) for a, b in pairs if len(a) > reach or len(b) > reach]
+    if not long:
+        return pairs
+    texts = list(dict.fromkeys(t for pair in long for t in pair))
+    ends = dict(zip(texts, (_token_ends(e) for e in tok.encode_batch(texts, add_special_tokens=False))))
+    cut = set(long)
+    return [_cut(a, b, ends, max_length) if (a, b) in cut else (a, b) for a, b in pairs]
+
+
+def _token_ends(e) -> list[int]:
+    """Where each token of a text ends (characters), the pieces truncation cut off included."""
+    return [end for piece in (e, *e.overflowing) for _, end in piece.offsets[: sum(piece.attention_mask)]]
+
+
+def _cut(a: str, b: str, ends: dict[str, list[int]], max_length: int) -> tuple[str, str]:
+    """Both sides cut to at least ``max_length`` tokens, the longer of them (by all its tokens)
+    still the longer, and sides of as many tokens still as long as each other."""
+    swap = len(ends[a]) > len(ends[b])
+    first, second = (b, a) if swap else (a, b)
+    first_cut, kept = _fit(first, ends[first], max_length)
+    longer = len(ends[second]) > len(ends[first])
+    second_cut, kept_second = _fit(second, ends[second], max(max_length, kept + longer))
+    if not longer and kept_second != kept:  # a tie that a many-token character broke: cut both alike
+        first_cut, kept = _fit(first, ends[first], kept_second)
+        if kept != kept_second:
+            return a, b
+    return (second_cut, first_cut) if swap else (first_cut, second_cut)
+
+
+def _fit(text: str, ends: list[int], tokens: int) -> tuple[str, int]:
+    """The text cut where its first ``tokens`` tokens end, and how many tokens the cut keeps."""
+    if tokens >= len(ends):
+        return text, len(ends)
+    cut = max(ends[:tokens])
+    kept = tokens
+    while kept < len(ends) and ends[kept] <= cut:
+        kept += 1
+    return text[:cut], kept
 
 
 def _one(e) -> dict[str, Any]:

@@ -122,6 +122,7 @@ def test_judge_failure_raises_with_the_failed_report_or_returns_it():
     with pytest.raises(JudgeError, match="scripted judge failure") as raised:
         RT4ChartVerifier(ScriptedJudge(fail=True), decomposition="sentence").invoke(ROW)
     assert raised.value.report.state == "failed"
+    assert (raised.value.report.score, raised.value.report.hallucinated) == (None, None)  # not 0.0 and False
     report = RT4ChartVerifier(ScriptedJudge(fail=True), decomposition="sentence", on_error="report").invoke(ROW)
     assert report.state == "failed" and "scripted judge failure" in report.error
 

@@ -77,6 +77,25 @@ def test_csv_and_parquet_round_trip_from_a_batch_file(tmp_path, audit_rows):
         write_table(rows, tmp_path / "claims.xlsx")
 
 
+def test_the_csv_export_needs_no_pandas_and_writes_what_pandas_wrote(tmp_path, audit_rows):
+    """`verify -o x.csv` needed no pandas but `export -o x.csv` did (the [export] extra). The CSV is
+    written by the standard library now, the same bytes as pandas' ``to_csv`` of the table."""
+    import subprocess
+    import sys
+
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(r.model_dump_json() + "\n" for r in audit_rows))
+    frame = reports_to_dataframe(load_results(results))
+    for column in [c for c in COLUMNS if c.startswith("evidence_")]:
+        frame[column] = frame[column].map(json.dumps)
+    frame.to_csv(tmp_path / "pandas.csv", index=False)
+    blocked = "import sys; sys.modules['pandas'] = None; from rt4chart_plugins.cli import main; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", blocked, "export", str(results), "-o", str(tmp_path / "x.csv")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "x.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
+
+
 def test_a_bench_record_becomes_a_row_per_claim(tmp_path):
     rec = {"id": "r1", "ok": True, "error": None, "state": "verified", "label": "NIC", "hallucinated": True,
            "score": 0.7, "spans": [[0, 10]], "phrase_spans": [], "claims": [

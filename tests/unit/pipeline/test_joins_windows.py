@@ -30,7 +30,7 @@ def test_answer_verdict_states_and_scores():
     assert answer_verdict([]) == (None, False, 1.0, "no_claims")
     assert answer_verdict([_verdict(0, E), _verdict(1, N)]) == (N, True, 0.5, "verified")
     assert answer_verdict([_verdict(0, E), _verdict(1, None, judged=False)]) == (E, False, 1.0, "partial")
-    assert answer_verdict([_verdict(0, None, judged=False)]) == (None, False, 0.0, "failed")
+    assert answer_verdict([_verdict(0, None, judged=False)]) == (None, None, None, "failed")
 
 
 def test_windows_cover_everything_with_the_right_overlap():
