@@ -30,7 +30,7 @@ from pydantic import BaseModel, ValidationError
 
 from rt4chart_plugins.detector import Detector, describe_error, read_input
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.rules.text import clean_text
+from rt4chart_plugins.text.english import clean_text
 from rt4chart_plugins.types import BatchRow, Report, VerifyInput
 
 BOM = b"\xef\xbb\xbf"

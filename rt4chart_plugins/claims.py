@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from rt4chart_plugins.rules.abstention import is_abstention
 from rt4chart_plugins.rules.quantities import number_spans
+from rt4chart_plugins.text.abstention import is_abstention
 from rt4chart_plugins.types import Claim, Sentence, Span
 
 #: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).

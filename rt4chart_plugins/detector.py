@@ -18,7 +18,7 @@ from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.errors import InvalidInput, JudgeUnavailable
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
-from rt4chart_plugins.rules.text import clean_text
+from rt4chart_plugins.text.english import clean_text
 from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from rt4chart_plugins.rules.words import words
+from rt4chart_plugins.text.words import words
 from rt4chart_plugins.types import ClaimVerdict
 
 #: below this share of common words two claims are different claims, whatever their place

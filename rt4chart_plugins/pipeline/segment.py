@@ -23,7 +23,7 @@ from sentencex import segment as _sentencex_segment
 
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.pipeline.state import RunState, Texts
-from rt4chart_plugins.rules.text import clean_text
+from rt4chart_plugins.text.english import clean_text
 from rt4chart_plugins.types import Sentence
 
 _WORDY = re.compile(r"\w", re.UNICODE)

@@ -5,7 +5,8 @@ Each family reads a context once and checks claims against that reading through 
 region codes; written for business records of the kind RAGTruth's Data2txt task has);
 ``contrast`` finds a claim that reuses a context sentence's words with another negation,
 quantifier, modality, direction, roles or amount; ``facts`` finds the numbers and names of a
-claim that the context lacks. ``text`` and ``clauses`` hold the word-level helpers they share.
+claim that the context lacks. The word-level helpers they share are the text kit,
+:mod:`rt4chart_plugins.text`.
 The pipeline runs them after the judge in the order of :data:`RULES`; the first finding decides.
 """
 

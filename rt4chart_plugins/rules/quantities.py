@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rt4chart_plugins.deadline import checkpoint
-from rt4chart_plugins.rules.text import CARDINALS, CLOCK_12H, hour_24, strip_markers
-from rt4chart_plugins.rules.words import STOPWORDS
+from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
+from rt4chart_plugins.text.words import STOPWORDS
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORD_VALUES = {**CARDINALS, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}

@@ -1,4 +1,4 @@
-"""The product's imports run one way: types → rules and claims → judges → pipeline stages → façade
+"""The product's imports run one way: types → the text kit → rules and claims → judges → pipeline stages → façade
 → batch, CLI, adapters; and nothing in the product imports the lab. Within the adapters: the shared modules
 → a framework's judge → its metric (evaluator, Runnable) → its package's face.
 
@@ -20,16 +20,16 @@ FLOORS = {
     "rt4chart_plugins.types": 0, "rt4chart_plugins.errors": 0, "rt4chart_plugins.config": 0,
     "rt4chart_plugins.deadline": 0,
     "rt4chart_plugins.models": 0,
-    "rt4chart_plugins.rules": 1, "rt4chart_plugins.claims": 1,
-    "rt4chart_plugins.judges": 2,
-    "rt4chart_plugins.pipeline": 3,
-    "rt4chart_plugins.detector": 4, "rt4chart_plugins.verifier": 4, "rt4chart_plugins.gasp": 4,
-    "rt4chart_plugins.guard": 4,
-    "rt4chart_plugins.render": 5, "rt4chart_plugins.batch": 5, "rt4chart_plugins.batch_rows": 5,
-    "rt4chart_plugins.cli": 5, "rt4chart_plugins.guard_command": 5,
-    "rt4chart_plugins.factory": 4,
-    "rt4chart_plugins.distributed": 5,
-    "rt4chart_plugins.adapters": 5, "rt4chart_plugins.audit": 5, "rt4chart_plugins": 5,
+    "rt4chart_plugins.text": 1,
+    "rt4chart_plugins.rules": 2, "rt4chart_plugins.claims": 2,
+    "rt4chart_plugins.judges": 3,
+    "rt4chart_plugins.pipeline": 4,
+    "rt4chart_plugins.detector": 5, "rt4chart_plugins.verifier": 5, "rt4chart_plugins.gasp": 5,
+    "rt4chart_plugins.guard": 5, "rt4chart_plugins.factory": 5,
+    "rt4chart_plugins.render": 6, "rt4chart_plugins.batch": 6, "rt4chart_plugins.batch_rows": 6,
+    "rt4chart_plugins.cli": 6, "rt4chart_plugins.guard_command": 6,
+    "rt4chart_plugins.distributed": 6,
+    "rt4chart_plugins.adapters": 6, "rt4chart_plugins.audit": 6, "rt4chart_plugins": 6,
 }
 
 

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from rt4chart_plugins.judges.base import label_from_text
 from rt4chart_plugins.judges.chat.replies import INT
-from rt4chart_plugins.rules.words import content_words
+from rt4chart_plugins.text.words import content_words
 from rt4chart_plugins.types import Claim, Judgement, Sentence
 
 

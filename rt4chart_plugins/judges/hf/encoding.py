@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from rt4chart_plugins.rules.text import clean_text
+from rt4chart_plugins.text.english import clean_text
 
 #: the seq2seq prompt of MiniCheck-Flan-T5 (its authors' inference code)
 DEFAULT_PROMPT = "premise: {premise} hypothesis: {claim}"

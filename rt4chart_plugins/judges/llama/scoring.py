@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from rt4chart_plugins.rules.words import content_words, words
+from rt4chart_plugins.text.words import content_words, words
 from rt4chart_plugins.types import Judgement, Label, Sentence
 
 

@@ -19,7 +19,7 @@ from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.judges.trained.decision import Decision
 from rt4chart_plugins.models import sha256_file
-from rt4chart_plugins.rules.text import clean_text
+from rt4chart_plugins.text.english import clean_text
 
 ARTIFACT_DIR = Path(__file__).resolve().parent / "artifact"
 MODEL_FILE = "model.onnx"

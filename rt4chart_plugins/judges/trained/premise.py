@@ -19,9 +19,9 @@ import numpy as np
 
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.records.regions import spell_codes
-from rt4chart_plugins.rules.text import CLOCK_12H, hour_24, split_camel
-from rt4chart_plugins.rules.words import STOPWORDS
-from rt4chart_plugins.rules.words import words as all_words
+from rt4chart_plugins.text.english import CLOCK_12H, hour_24, split_camel
+from rt4chart_plugins.text.words import STOPWORDS
+from rt4chart_plugins.text.words import words as all_words
 
 QUESTION_WEIGHT = 0.3
 

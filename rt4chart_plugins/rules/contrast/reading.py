@@ -19,7 +19,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     PRONOUNS,
     SCOPE,
 )
-from rt4chart_plugins.rules.words import STOPWORDS, stem
+from rt4chart_plugins.text.words import STOPWORDS, stem
 
 TOKEN = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:[.,:]\d+)*%?|[,;]")
 #: where a sentence divides into clauses; "and" alone joins noun phrases too often to cut at it

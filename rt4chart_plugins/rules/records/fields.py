@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rt4chart_plugins.rules.text import split_camel
+from rt4chart_plugins.text.english import split_camel
 
 _NESTED = re.compile(r"'(\w+)'\s*:\s*(True|False)")
 _TOKEN = re.compile(r"[a-z0-9]+")

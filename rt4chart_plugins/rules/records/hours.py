@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rt4chart_plugins.rules.records.fields import RecordField
-from rt4chart_plugins.rules.text import CLOCK_12H_PATTERN
+from rt4chart_plugins.text.english import CLOCK_12H_PATTERN
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"

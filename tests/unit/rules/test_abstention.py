@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rt4chart_plugins import Verifier
-from rt4chart_plugins.rules.abstention import is_abstention
+from rt4chart_plugins.text.abstention import is_abstention
 
 ABSTENTIONS = [
     "I don't know.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rt4chart_plugins.rules.contrast import Contrasts, reading
-from rt4chart_plugins.rules.words import stem
+from rt4chart_plugins.text.words import stem
 
 CAUGHT = [
     # (kind, context sentences, claim)
