@@ -28,133 +28,15 @@ import json
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import get_args
 
 from rt4chart_plugins import guard_command, models
 from rt4chart_plugins.audit import commands as audit_commands
-from rt4chart_plugins.config import Decomposition
-from rt4chart_plugins.errors import InvalidInput, Rt4chartError
-from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags, options_from_flags
+from rt4chart_plugins.cli_options import add_judge_args, detector_from_args, judge_kwargs, read_context, read_text
+from rt4chart_plugins.errors import Rt4chartError
 from rt4chart_plugins.types import package_version
 
 #: the lab's commands, named here only to say how to get them when the lab is not installed
 LAB_COMMANDS = ("bench", "train-verifier", "gasp-fit", "bench-combine", "readout-fit", "bench-ray", "bench-scale")
-
-
-def add_judge_args(p: argparse.ArgumentParser) -> None:
-    """The judge and pipeline flags, shared with the lab's ``rt4chart bench``. The judge flags are
-    the registry's (:func:`rt4chart_plugins.judges.registry.all_flags`): a flag several judges take
-    is one flag, and one the parser already has (``verify``'s ``--threshold``, shared with GASP)
-    is left as it is."""
-    g = p.add_argument_group("judge")
-    g.add_argument(
-        "--judge",
-        default=None,
-        metavar="NAME",
-        help="; ".join(f"{e.spelling}: {e.summary}" for e in JUDGES.values())
-        + f" (default: $RT4CHART_JUDGE, else {DEFAULT_JUDGE})",
-    )
-    taken = {o for a in p._actions for o in a.option_strings}
-    for flag, takers in all_flags().items():
-        if flag in taken:
-            continue
-        first = takers[0][1]
-        by_help: dict[str, list[str]] = {}
-        for e, f in takers:
-            by_help.setdefault(f.help, []).append(e.name)
-        helps = "; ".join(f"{', '.join(names)} judge: {text}" for text, names in by_help.items())
-        if first.negatable:
-            g.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=helps)
-        elif first.type is None:
-            g.add_argument(flag, action="store_const", const=first.const, default=None, help=helps)
-        else:
-            g.add_argument(flag, type=first.type, default=None, help=helps)
-    g = p.add_argument_group("pipeline")
-    defaults = ", ".join(f"{e.decomposition} for {e.name}" for e in JUDGES.values())
-    g.add_argument(
-        "--decomposition",
-        choices=list(get_args(Decomposition)),
-        default=None,
-        help=f"how answer sentences become claims (default: the judge's: {defaults})",
-    )
-    g.add_argument(
-        "--window-size",
-        type=int,
-        default=None,
-        help="W, context sentences per local window (default: the judge's; 25 for LLM judges, "
-        "the whole context for the trained verifier)",
-    )
-    g.add_argument("--window-overlap", type=int, default=10)
-    g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
-    g.add_argument(
-        "--deadline",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="seconds one row may take; past them it fails with the reason (default: none)",
-    )
-
-
-def judge_kwargs(args: argparse.Namespace) -> dict:
-    """The judge's options from the judge flags given; a flag the judge does not take is refused
-    (the registry says which judges take it). GASP takes no judge: none are read."""
-    if getattr(args, "method", "rt4chart") == "gasp":
-        return {}
-    given = {
-        flag: value
-        for flag, takers in all_flags().items()
-        if (value := getattr(args, takers[0][1].dest, None)) is not None
-    }
-    return options_from_flags(args.judge, given)
-
-
-def _verifier(args: argparse.Namespace):
-    """The detector the flags describe, built by :func:`rt4chart_plugins.factory.make_detector`."""
-    from rt4chart_plugins.factory import make_detector
-
-    method = getattr(args, "method", "rt4chart")
-    if method == "gasp":
-        gasp = {"model": args.scorer, "chunks": args.chunks, "threshold": args.threshold}
-        return make_detector("gasp", args.judge, **{k: v for k, v in gasp.items() if v is not None})
-    config = {
-        "window_size": args.window_size,
-        "window_overlap": args.window_overlap,
-        "global_verification": not args.no_global,
-    }
-    if args.decomposition:
-        config["decomposition"] = args.decomposition
-    if getattr(args, "deadline", None) is not None:
-        config["deadline"] = args.deadline
-    return make_detector(method, args.judge, judge_kwargs=judge_kwargs(args), **config)
-
-
-def _read_text(path: str, what: str) -> str:
-    """A file's text (``-``: stdin), or :class:`InvalidInput` naming the file when it is not UTF-8."""
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidInput(
-            f"{what} {'(stdin)' if path == '-' else path} is not valid UTF-8 (byte {exc.start}: {exc.reason})"
-        ) from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{what} {path} is a directory, not a file") from None
-
-
-def _read_context(paths: list[str]) -> str | list[str]:
-    """One file (``-``: stdin): its text (a .json file holding a list of strings gives passages);
-    several: passages. A .json file that is not valid JSON is refused, not read as prose."""
-    texts = [_read_text(p, "context file") for p in paths]
-    if len(texts) == 1 and paths[0].endswith(".json"):
-        try:
-            data = json.loads(texts[0])
-        except RecursionError:
-            raise InvalidInput(f"context file {paths[0]} is JSON nested too deeply") from None
-        except ValueError as exc:
-            raise InvalidInput(f"context file {paths[0]} is not valid JSON ({exc})") from None
-        if isinstance(data, list) and all(isinstance(x, str) for x in data):
-            return data
-    return texts[0] if len(texts) == 1 else texts
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -182,7 +64,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
         fmt = "jsonl" if args.format == "json" else args.format
         summary = run_batch(
-            _verifier(args),
+            detector_from_args(args),
             Path(args.input),
             args.output,
             format=fmt,
@@ -207,10 +89,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    context = _read_context(args.context)
-    answer = _read_text(args.answer_file, "answer file") if args.answer_file else args.answer
-    question = _read_text(args.question_file, "question file") if args.question_file else args.question
-    report = _verifier(args).verify(context=context, answer=answer, question=question)
+    context = read_context(args.context)
+    answer = read_text(args.answer_file, "answer file") if args.answer_file else args.answer
+    question = read_text(args.question_file, "question file") if args.question_file else args.question
+    report = detector_from_args(args).verify(context=context, answer=answer, question=question)
     if args.format == "json":
         print(report.model_dump_json(indent=2))
     elif args.format in ("jsonl", "csv"):

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rt4chart_plugins.cli_options import add_judge_args, detector_from_args, read_context, read_text
 from rt4chart_plugins.detector import failed_report, run_sync
 from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, guard_report
 from rt4chart_plugins.guard.policies import ON_ERROR, POLICIES
@@ -28,7 +29,6 @@ from rt4chart_plugins.types import VerifyInput
 
 def register(sub: Any) -> None:
     """Add ``guard`` to the ``rt4chart`` subcommands."""
-    from rt4chart_plugins.cli import add_judge_args  # the CLI's module is loaded: it is calling us
 
     g = sub.add_parser(
         "guard",
@@ -77,7 +77,6 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_guard(args: argparse.Namespace) -> int:
-    from rt4chart_plugins import cli
 
     if args.input:
         if args.context or args.answer or args.answer_file:
@@ -86,7 +85,7 @@ def cmd_guard(args: argparse.Namespace) -> int:
         if not args.output:
             print("rt4chart guard: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
             return 2
-        failed = run_sync(_guard_file(cli._verifier(args), Path(args.input), args.output, args))
+        failed = run_sync(_guard_file(detector_from_args(args), Path(args.input), args.output, args))
         return 1 if failed else 0
     if not args.context or (args.answer is None and not args.answer_file):
         print(
@@ -94,9 +93,9 @@ def cmd_guard(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    context = cli._read_context(args.context)
-    answer = cli._read_text(args.answer_file, "answer file") if args.answer_file else args.answer
-    result = cli._verifier(args).guard(context, answer, args.question, **_options(args))
+    context = read_context(args.context)
+    answer = read_text(args.answer_file, "answer file") if args.answer_file else args.answer
+    result = detector_from_args(args).guard(context, answer, args.question, **_options(args))
     if args.format == "json":
         print(result.model_dump_json(indent=2))
     elif result.text is not None:

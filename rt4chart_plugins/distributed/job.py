@@ -182,7 +182,7 @@ SHOWN_FAILED = 20
 def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
     """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers, checked by
     the factory the local run uses; ``judge_kwargs``: the judge options the CLI read from its
-    judge flags (:func:`rt4chart_plugins.cli.judge_kwargs`)."""
+    judge flags (:func:`rt4chart_plugins.cli_options.judge_kwargs`)."""
     if args.method == "gasp":
         options = {
             k: v

@@ -103,7 +103,7 @@ def _reports(verifier: Any, rows: Sequence[dict], concurrency: int) -> tuple[lis
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rt4chart_plugins.cli import _verifier, add_judge_args
+    from rt4chart_plugins.cli_options import detector_from_args, add_judge_args
 
     parser = argparse.ArgumentParser(prog="rt4chart bench-guard", description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     add_judge_args(parser)
     args = parser.parse_args(argv)
     args.method = "rt4chart"
-    verifier = _verifier(args)
+    verifier = detector_from_args(args)
     rag = load_ragtruth(resolve_data_dir(args.data_dir), args.subset, limit=args.limit)
     rag_reports, rag_seconds = _reports(verifier, [r.verify_input() for r in rag], args.concurrency)
     pairs = load_pairs()

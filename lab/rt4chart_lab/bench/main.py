@@ -174,7 +174,7 @@ def _cpus() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from rt4chart_plugins.cli import add_judge_args
+    from rt4chart_plugins.cli_options import add_judge_args
 
     b = argparse.ArgumentParser(prog="rt4chart bench", description="benchmark RT4CHART systems on RAGTruth, WiCE "
                                 "or the lab's dev sets")
@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """``rt4chart bench``: run the systems over the selected rows and print the table."""
-    from rt4chart_plugins.cli import judge_kwargs
+    from rt4chart_plugins.cli_options import judge_kwargs
 
     args = build_parser().parse_args(argv)
     if args.decomposition or args.no_global:

@@ -208,7 +208,7 @@ def test_a_judge_added_by_one_entry_reaches_the_cli_the_adapters_and_the_ray_spe
     from rt4chart_plugins.distributed.spec import DetectorSpec
 
     args = cli.build_parser().parse_args(["verify", "--judge", "fake:org/m", "--fake-size", "7", "--answer", "a"])
-    judge = cli._verifier(args).judge
+    judge = cli.detector_from_args(args).judge
     assert (judge.model, judge.size) == ("org/m", 7)
     assert build_verifier("fake:org/m", None).judge.model == "org/m"
     spec = DetectorSpec.create(judge="fake:org/m", judge_kwargs={"size": 2})

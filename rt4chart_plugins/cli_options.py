@@ -1,0 +1,133 @@
+"""What every command that verifies takes and reads, in one place: the judge flags (generated from
+the judge registry) and the pipeline flags, the detector they build through the one factory, and
+an answer or a context read from files. ``rt4chart verify``, ``rt4chart guard`` and the lab's
+benchmarks share it, so a flag means the same to each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import get_args
+
+from rt4chart_plugins.config import Decomposition
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags, options_from_flags
+
+
+def add_judge_args(p: argparse.ArgumentParser) -> None:
+    """The judge and pipeline flags, shared with the lab's ``rt4chart bench``. The judge flags are
+    the registry's (:func:`rt4chart_plugins.judges.registry.all_flags`): a flag several judges take
+    is one flag, and one the parser already has (``verify``'s ``--threshold``, shared with GASP)
+    is left as it is."""
+    g = p.add_argument_group("judge")
+    g.add_argument(
+        "--judge",
+        default=None,
+        metavar="NAME",
+        help="; ".join(f"{e.spelling}: {e.summary}" for e in JUDGES.values())
+        + f" (default: $RT4CHART_JUDGE, else {DEFAULT_JUDGE})",
+    )
+    taken = {o for a in p._actions for o in a.option_strings}
+    for flag, takers in all_flags().items():
+        if flag in taken:
+            continue
+        first = takers[0][1]
+        by_help: dict[str, list[str]] = {}
+        for e, f in takers:
+            by_help.setdefault(f.help, []).append(e.name)
+        helps = "; ".join(f"{', '.join(names)} judge: {text}" for text, names in by_help.items())
+        if first.negatable:
+            g.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=helps)
+        elif first.type is None:
+            g.add_argument(flag, action="store_const", const=first.const, default=None, help=helps)
+        else:
+            g.add_argument(flag, type=first.type, default=None, help=helps)
+    g = p.add_argument_group("pipeline")
+    defaults = ", ".join(f"{e.decomposition} for {e.name}" for e in JUDGES.values())
+    g.add_argument(
+        "--decomposition",
+        choices=list(get_args(Decomposition)),
+        default=None,
+        help=f"how answer sentences become claims (default: the judge's: {defaults})",
+    )
+    g.add_argument(
+        "--window-size",
+        type=int,
+        default=None,
+        help="W, context sentences per local window (default: the judge's; 25 for LLM judges, "
+        "the whole context for the trained verifier)",
+    )
+    g.add_argument("--window-overlap", type=int, default=10)
+    g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
+    g.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds one row may take; past them it fails with the reason (default: none)",
+    )
+
+
+def judge_kwargs(args: argparse.Namespace) -> dict:
+    """The judge's options from the judge flags given; a flag the judge does not take is refused
+    (the registry says which judges take it). GASP takes no judge: none are read."""
+    if getattr(args, "method", "rt4chart") == "gasp":
+        return {}
+    given = {
+        flag: value
+        for flag, takers in all_flags().items()
+        if (value := getattr(args, takers[0][1].dest, None)) is not None
+    }
+    return options_from_flags(args.judge, given)
+
+
+def detector_from_args(args: argparse.Namespace):
+    """The detector the flags describe, built by :func:`rt4chart_plugins.factory.make_detector`."""
+    from rt4chart_plugins.factory import make_detector
+
+    method = getattr(args, "method", "rt4chart")
+    if method == "gasp":
+        gasp = {"model": args.scorer, "chunks": args.chunks, "threshold": args.threshold}
+        return make_detector("gasp", args.judge, **{k: v for k, v in gasp.items() if v is not None})
+    config = {
+        "window_size": args.window_size,
+        "window_overlap": args.window_overlap,
+        "global_verification": not args.no_global,
+    }
+    if args.decomposition:
+        config["decomposition"] = args.decomposition
+    if getattr(args, "deadline", None) is not None:
+        config["deadline"] = args.deadline
+    return make_detector(method, args.judge, judge_kwargs=judge_kwargs(args), **config)
+
+
+def read_text(path: str, what: str) -> str:
+    """A file's text (``-``: stdin), or :class:`InvalidInput` naming the file when it is not UTF-8."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            f"{what} {'(stdin)' if path == '-' else path} is not valid UTF-8 (byte {exc.start}: {exc.reason})"
+        ) from None
+    except IsADirectoryError:
+        raise InvalidInput(f"{what} {path} is a directory, not a file") from None
+
+
+def read_context(paths: list[str]) -> str | list[str]:
+    """One file (``-``: stdin): its text (a .json file holding a list of strings gives passages);
+    several: passages. A .json file that is not valid JSON is refused, not read as prose."""
+    texts = [read_text(p, "context file") for p in paths]
+    if len(texts) == 1 and paths[0].endswith(".json"):
+        try:
+            data = json.loads(texts[0])
+        except RecursionError:
+            raise InvalidInput(f"context file {paths[0]} is JSON nested too deeply") from None
+        except ValueError as exc:
+            raise InvalidInput(f"context file {paths[0]} is not valid JSON ({exc})") from None
+        if isinstance(data, list) and all(isinstance(x, str) for x in data):
+            return data
+    return texts[0] if len(texts) == 1 else texts
