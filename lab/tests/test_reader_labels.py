@@ -115,3 +115,22 @@ def test_unknown_source_is_refused(capsys):
     with pytest.raises(SystemExit):
         rl.main(["--sources", "ragtruth,test", "--dry-run"])
     assert "unknown source 'test'" in capsys.readouterr().err
+
+
+def test_pairs_read_scores_answers_by_their_worst_sentence():
+    from rt4chart_lab.distill import pairs_read
+
+    rows = [
+        {"id": "a", "gold": "ENT", "seconds": 1.0, "sentences": [{"p_support": 0.9, "p_compatible": 0.9}]},
+        {"id": "b", "gold": "CON", "seconds": 2.0,
+         "sentences": [{"p_support": 0.9, "p_compatible": 0.9}, {"p_support": 0.1, "p_compatible": 0.1}]},
+        {"id": "c", "gold": "NIC", "seconds": 3.0, "sentences": [{"p_support": 0.2, "p_compatible": 0.1}]},
+    ]
+    m = pairs_read.score(rows)
+    assert m["label_accuracy"] == 2 / 3 and m["binary_accuracy"] == 1.0
+    assert pairs_read.auc([0.9, 0.1, 0.8], [True, False, True]) == 1.0
+    assert pairs_read.auc([0.5, 0.5], [True, False]) == 0.5
+    assert pairs_read.auc([0.5], [True]) is None
+    text = pairs_read.report(rows)
+    assert "label accuracy 0.667, hallucinated vs faithful 1.000" in text and "median 2.0 wall" in text
+    assert pairs_read.report([]) == "no rows"

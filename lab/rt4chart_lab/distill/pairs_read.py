@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--model-path", default=None)
+    ap.add_argument("--report", action="store_true", help="score the rows already in --out, read none")
     ap.add_argument("--every", type=int, default=1,
                     help="read every Nth pair group only (both rows of each group): a subset for a busy machine")
     args = ap.parse_args(argv)
@@ -64,13 +65,12 @@ def main(argv: list[str] | None = None) -> int:
                 done[d["id"]] = d
             except (ValueError, KeyError):
                 continue
-    reader = PremiseReader(args.model_path, n_threads=args.threads)
-    reader.load()
+    reader = PremiseReader(args.model_path, n_threads=args.threads)  # loaded on the first read
+    groups = list(dict.fromkeys(r.pair for r in load_pairs()))
+    chosen = set(groups[:: args.every])
     with args.out.open("a", encoding="utf-8") as fh:
-        groups = list(dict.fromkeys(r.pair for r in load_pairs()))
-        chosen = set(groups[:: args.every])
         for row in load_pairs(limit=args.limit):
-            if row.id in done or row.pair not in chosen:
+            if args.report or row.id in done or row.pair not in chosen:
                 continue
             start, cpu = time.monotonic(), time.process_time()
             context = [s.text for s in segment_context(row.context)]
@@ -87,13 +87,41 @@ def main(argv: list[str] | None = None) -> int:
                   f"{d['seconds']} s ({d['cpu_seconds']} s CPU)", flush=True)
     pair_of = {r.id: r.pair for r in load_pairs(limit=args.limit)}
     rows = [d for d in done.values() if pair_of.get(d["id"]) in chosen]
+    print(report(rows))
+    return 0
+
+
+def auc(scores: list[float], positive: list[bool]) -> float | None:
+    """P(a positive scores above a negative), ties half."""
+    pos = [s for s, p in zip(scores, positive) if p]
+    neg = [s for s, p in zip(scores, positive) if not p]
+    if not pos or not neg:
+        return None
+    return sum((a > b) + 0.5 * (a == b) for a in pos for b in neg) / (len(pos) * len(neg))
+
+
+def report(rows: list[dict]) -> str:
+    """The fixed decision's numbers, the support reading's AUC (hallucinated against faithful, the
+    answer's least supported sentence), and the best support threshold on these rows (fitted on
+    the rows it is read on: an upper bound, not a result)."""
+    if not rows:
+        return "no rows"
     m = score(rows)
     secs = sorted(r["seconds"] for r in rows)
-    cpu_secs = sorted(r.get("cpu_seconds", r["seconds"]) for r in rows)
-    print(f"rows {m['n']}: label accuracy {m['label_accuracy']:.3f}, hallucinated vs faithful "
-          f"{m['binary_accuracy']:.3f}, median {secs[len(secs) // 2]:.2f} s a row "
-          f"({cpu_secs[len(cpu_secs) // 2]:.2f} s CPU)" if rows else "no rows")
-    return 0
+    cpu = sorted(r.get("cpu_seconds", r["seconds"]) for r in rows)
+    lowest = [1 - min((s["p_support"] for s in r["sentences"]), default=1.0) for r in rows]
+    hallucinated = [r["gold"] != "ENT" for r in rows]
+    best = max(((score(rows, support=t / 100), t / 100) for t in range(5, 100, 5)),
+               key=lambda x: (x[0]["binary_accuracy"], x[0]["label_accuracy"]))
+    a = auc(lowest, hallucinated)
+    return "\n".join([
+        f"rows {m['n']} ({sum(hallucinated)} hallucinated): support >= {SUPPORT}, compatible < {COMPATIBLE} -> CON:",
+        f"  label accuracy {m['label_accuracy']:.3f}, hallucinated vs faithful {m['binary_accuracy']:.3f}",
+        f"  AUC of 1 - P(support), hallucinated vs faithful: {a:.3f}" if a is not None else "  AUC: n/a",
+        f"  best support threshold on these rows {best[1]:.2f}: label accuracy {best[0]['label_accuracy']:.3f}, "
+        f"hallucinated vs faithful {best[0]['binary_accuracy']:.3f}",
+        f"  seconds a row: median {secs[len(secs) // 2]:.1f} wall, {cpu[len(cpu) // 2]:.1f} CPU",
+    ])
 
 
 if __name__ == "__main__":
