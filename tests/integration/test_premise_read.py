@@ -25,9 +25,16 @@ def test_supported_and_contradicted_claims_are_told_apart(reader):
 
 
 def test_the_premise_and_claim_are_read_once(reader):
+    premise = (
+        "The Oakridge library lends up to twelve books. Loans last three weeks and can be renewed twice. "
+        "Overdue books cost ten cents a day, up to the price of the book. The reading room is open from "
+        "nine to five on weekdays and from ten to two on Saturdays. Members may reserve a study room for "
+        "two hours a day at the front desk, and children under eight must be accompanied by an adult."
+    )
+    claim = "Loans from the Oakridge library last three weeks."
     cost = Cost()
-    reader.read("Cyclists may walk their bikes across the footbridge.", PREMISE, cost)
+    reader.read(claim, premise, cost)  # a premise no earlier read had: read in full once
     first = cost.prompt_tokens
     again = Cost()
-    reader.read("Cyclists may walk their bikes across the footbridge.", PREMISE, again)
-    assert again.prompt_tokens < first / 2
+    reader.read(claim, premise, again)  # only the questions are read again
+    assert again.prompt_tokens < first / 2, (first, again.prompt_tokens)
