@@ -134,3 +134,21 @@ def test_pairs_read_scores_answers_by_their_worst_sentence():
     text = pairs_read.report(rows)
     assert "label accuracy 0.667, hallucinated vs faithful 1.000" in text and "median 2.0 wall" in text
     assert pairs_read.report([]) == "no rows"
+
+
+def test_a_shard_replaced_under_the_job_keeps_every_later_line(tmp_path):
+    """What a git checkout does to the shard while the job runs: the file is replaced by a new one
+    with the same lines, between two pairs."""
+    cands = rl.ordered(_cands(3))
+    shard = tmp_path / "labels-000.jsonl"
+
+    class Replacing(Scripted):
+        def __call__(self, claim, premise):
+            if len(self.calls) == 1:
+                text = shard.read_text()
+                shard.unlink()
+                shard.write_text(text)
+            return super().__call__(claim, premise)
+
+    rl.label(cands, rl.LabelShards(tmp_path), Replacing(), model="s", log=lambda m: None)
+    assert sorted(r["id"] for r in _lines(tmp_path)) == sorted(c.id for c in cands)

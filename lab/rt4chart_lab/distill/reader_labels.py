@@ -167,39 +167,34 @@ class LabelShards:
                 except (ValueError, KeyError, TypeError):
                     continue  # a line cut short by a kill: its pair is read again
             self._last, self._lines_in_last = path, n
-        self._fh = None
 
     def shards(self) -> list[Path]:
         return sorted(self.folder.glob("labels-*.jsonl"))
 
-    def _open(self):
-        if self._fh is not None and self._lines_in_last < self.shard_size:
-            return self._fh
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+    def _path(self) -> Path:
+        """The shard the next line goes to: the last one, or a new one once it is full."""
         if self._last is None or self._lines_in_last >= self.shard_size:
             self._last = self.folder / f"labels-{len(self.shards()):03d}.jsonl"
             self._lines_in_last = 0
-        path = self._last
-        tail_ok = not path.exists() or path.stat().st_size == 0 or path.read_bytes()[-1:] == b"\n"
-        self._fh = path.open("a", encoding="utf-8")
-        if not tail_ok:
-            self._fh.write("\n")  # a line cut short: start the next one on its own line
-        return self._fh
+        return self._last
 
     def append(self, record: dict) -> None:
-        fh = self._open()
-        fh.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+        """Append one line and flush it to disk. The shard is opened for each line, not held open:
+        a git checkout, stash or merge replaces the file under a job that runs for days, and a
+        held handle would go on writing into the replaced file, where its lines are lost."""
+        path = self._path()
+        tail_ok = not path.exists() or path.stat().st_size == 0 or path.read_bytes()[-1:] == b"\n"
+        with path.open("a", encoding="utf-8") as fh:
+            if not tail_ok:
+                fh.write("\n")  # a line cut short: start the next one on its own line
+            fh.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
         self._lines_in_last += 1
         self.done.add(record["id"])
 
     def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        """Nothing is held open between lines (kept so that callers may say they are done)."""
 
 
 def record_of(c: Candidate, reading, model: str, seconds: float, cpu_seconds: float = 0.0) -> dict:
