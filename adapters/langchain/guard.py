@@ -14,12 +14,10 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, Literal
 
 from langchain_core.callbacks import AsyncCallbackManagerForChainRun, CallbackManagerForChainRun
-from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, PrivateAttr
-from rt4chart_plugins.adapters.common.llm import message_text
-from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
-from rt4chart_plugins.adapters.langchain.inputs import cite_documents, passage_metadata, to_answer, to_context
+from rt4chart_plugins.adapters.common.rows import row_error
+from rt4chart_plugins.adapters.langchain.inputs import to_answer, to_context
 from rt4chart_plugins.adapters.langchain.runnable import RT4ChartVerifier
 
 from rt4chart_plugins.detector import run_sync
@@ -98,23 +96,6 @@ class RT4ChartGuard(RT4ChartVerifier):
         return super(RT4ChartVerifier, self).get_output_schema(config)
 
     # -- one row ------------------------------------------------------------------------------
-
-    async def _report(self, value: Any) -> Report:
-        """The row's report, as :class:`RT4ChartVerifier` makes it, a failed row included."""
-        self._check_shape(value)
-        question = value.get(self.question_key)
-        if isinstance(question, BaseMessage):
-            question = message_text(question.content)
-        context = value[self.context_key]
-        report = await averify_row(
-            self._verifier,
-            to_context(context),
-            to_answer(value[self.answer_key]),
-            question,
-            Fields(context=self.context_key, answer=self.answer_key),
-            timeout=self.timeout,
-        )
-        return cite_documents(report, passage_metadata(context))
 
     def _guarded(self, report: Report, value: Mapping, sources: Sources | None = None) -> GuardedAnswer:
         context = to_context(value.get(self.context_key))

@@ -146,9 +146,10 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
                 f"{type(self).__name__}: the input has no {' or '.join(map(repr, missing))} key (it has {has}){hint}"
             )
 
-    async def _arow(self, value: Any) -> Report:
+    async def _report(self, value: Any) -> Report:
         """One input mapping verified as the contract says (:func:`averify_row`), its evidence
-        carrying the cited documents' metadata; a failed row raises unless ``on_error="report"``."""
+        carrying the cited documents' metadata; a failed row is a failed report (the guard reads it
+        too)."""
         self._check_shape(value)
         question = value.get(self.question_key)
         if isinstance(question, BaseMessage):
@@ -162,9 +163,14 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
             Fields(context=self.context_key, answer=self.answer_key),
             timeout=self.timeout,
         )
+        return cite_documents(report, passage_metadata(context))
+
+    async def _arow(self, value: Any) -> Report:
+        """:meth:`_report`, raising for a failed row unless ``on_error="report"``."""
+        report = await self._report(value)
         if report.state == "failed" and self.on_error == "raise":
             raise row_error(report)
-        return cite_documents(report, passage_metadata(context))
+        return report
 
     def _verify(self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> Report:
         return run_sync(self._arow(value))
