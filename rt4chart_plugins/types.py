@@ -75,6 +75,21 @@ class Claim(BaseModel):
     sentence: str = ""  # that sentence's text, for a judge that reads a clause within its sentence
 
 
+class ReaderSignals(BaseModel):
+    """What ``judge="auto"`` did with one claim: the gate's P(the trained verifier is wrong here);
+    when it reached the gate's threshold, the embedded LLM's two readings of the same premise
+    (P(supported), P(both can be true)) and the trained verifier's own label, which the fitted
+    combination of both readings replaced; or why the reading failed (the trained verifier's
+    verdict then stands)."""
+
+    gate: float
+    read: bool = False
+    p_support: float | None = None
+    p_compatible: float | None = None
+    trained_label: Label | None = None
+    error: str | None = None
+
+
 class Signals(BaseModel):
     """What the trained verifier's decision read besides its probabilities, so that an auditor
     (and the benchmark) can see why it decided as it did."""
@@ -82,6 +97,8 @@ class Signals(BaseModel):
     encoder: dict[Label, float]  # the cross-encoder's own softmax over (claim, premise)
     coverage: float  # the share of the claim's content words its premise holds
     missing: list[str] = Field(default_factory=list)  # numbers and names of the claim its premise lacks
+    #: ``judge="auto"``: whether its gate sent the claim to the embedded LLM, and what it read
+    reader: ReaderSignals | None = None
 
 
 #: the deterministic check families, in the order the rule stage applies them

@@ -1,117 +1,247 @@
-"""``judge="auto"``: the trained verifier first, the embedded LLM judge for the claims it is least sure of.
+"""``judge="auto"``: the trained verifier on every claim, the embedded LLM on the claims a fitted gate
+says it may have wrong.
 
-The trained verifier labels every claim in milliseconds; the LLM takes seconds a claim but reads
-meaning better. A claim whose P(ENT) lies within ``band`` of the verifier's threshold is
-uncertain; the most uncertain ones, at most ``budget`` of a request's claims (rounded up), are judged again by
-the LLM against the same window, and its verdict (label, evidence, phrase, reason) replaces the
-verifier's. Claims are the answer sentences (not the trained verifier's clauses); the LLM re-judges
-each sentence whole. Windows are fitted to the LLM's context budget, since any claim may reach it.
+The trained verifier reads word overlap in milliseconds; the embedded LLM reads meaning, at
+seconds a claim. So:
 
-By default (``flag_only``) the LLM may only overrule an ENT: it sees the claims the verifier
-found supported (those within ``band`` above the threshold), and its verdict counts when it flags
-one. Allowed to overrule any verdict, it cleared more true flags than it added and answer recall
-fell; only flagging, it kept the verifier's answer F1 and raised its span F1 (the current table:
-lab/docs/benchmarks.md, "The cascade").
+1. the trained verifier judges every claim (its clauses, each within its sentence);
+2. the **gate** (:mod:`.reader.fitted`) reads what the verifier measured and where the claim meets
+   its premise (:mod:`.reader.features`) and gives P(the verifier's supported-or-not verdict is
+   wrong). A claim at or above ``gate_threshold`` is read, at most ``budget`` of a request's
+   units (the likeliest errors first);
+3. the **cheap read** (:class:`.llama.premise_read.PremiseReader`): the LLM sees the unit the
+   verifier judged (the sentence of its clauses, or the clause it judged alone) against the
+   premise the verifier picked, after instructions held in its KV cache, and two Yes/No
+   questions are read off its logits;
+4. the **combination**, fitted like the verifier's own decision, turns both judges' readings into
+   (P(ENT), P(CON), P(NIC)). It may flag a claim the verifier passed or clear one it flagged.
+
+Every claim carries what happened to it in ``signals.reader`` (the gate's P, the LLM's readings,
+the verifier's own label). A reading that fails (the model errs, the prompt is too long) leaves
+the verifier's verdict, marked with the error; only valid readings are cached. The gate and the
+combination are fitted on labelled pairs from RAGTruth train and the ``extra/`` sets, never on
+the sets that report them (``rt4chart fit-reader`` in the lab).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
+import os
+from pathlib import Path
 from typing import Any
 
+from rt4chart_plugins.claims import held_alone
+from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.errors import InvalidInput, JudgeError
 from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.types import Cost, Label
+from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting
+from rt4chart_plugins.judges.reader import features
+from rt4chart_plugins.judges.reader.fitted import FIT_FILE, ReaderFit, load_fit
+from rt4chart_plugins.types import Claim, Cost, Judgement, Label, ReaderSignals, Sentence
 
 
 class CascadeJudge(Judge):
-    """``budget``: the largest share of a request's claims sent to the LLM (0 sends none, 1 every
-    uncertain one); ``band``: how far from the threshold a P(ENT) counts as uncertain. ``trained``
-    and ``llm`` are the two judges' options (see ``TrainedJudge`` and ``LlamaCppJudge``)."""
+    """``gate_threshold``: the gate's P at or above which a claim is read (default: the fit's);
+    ``budget``: the largest share of a request's judged units read (1: every gated one; 0: none,
+    the trained verifier alone); ``trained``: the trained verifier's options (``TrainedJudge``);
+    ``model_path`` / ``model`` / ``n_threads``: the embedded LLM; ``cache``: the readings' cache
+    (True: the default file, False: none, or a path); ``fit``: a fit file from ``rt4chart
+    fit-reader`` instead of the shipped one."""
+
+    one_window = True
+    clause_claims = True
 
     def __init__(
         self,
         *,
-        budget: float = 0.25,
-        band: float = 0.25,
-        flag_only: bool = True,
+        gate_threshold: float | None = None,
+        budget: float = 1.0,
         trained: dict[str, Any] | None = None,
-        llm: dict[str, Any] | None = None,
+        model_path: str | Path | None = None,
+        model: str | None = None,
+        n_threads: int | None = None,
+        cache: JudgeCache | str | bool | None = True,
+        fit: str | Path | None = None,
     ):
-        from rt4chart_plugins.errors import InvalidInput
-
-        if not 0.0 <= budget <= 1.0 or not 0.0 <= band <= 1.0:
-            raise InvalidInput(f"budget and band must lie in [0, 1] (got {budget}, {band})")
-        from rt4chart_plugins.judges.llama import LlamaCppJudge
+        if not 0.0 <= budget <= 1.0:
+            raise InvalidInput(f"budget must lie in [0, 1] (got {budget})")
+        if gate_threshold is not None and not 0.0 <= gate_threshold <= 1.0:
+            raise InvalidInput(f"gate_threshold must lie in [0, 1] (got {gate_threshold})")
+        from rt4chart_plugins.judges.llama.premise_read import PremiseReader
         from rt4chart_plugins.judges.trained import TrainedJudge
 
-        self.budget, self.band, self.flag_only = budget, band, flag_only
+        self.fit: ReaderFit = load_fit(Path(fit) if fit else FIT_FILE)
+        self.gate_threshold = self.fit.gate_threshold if gate_threshold is None else gate_threshold
+        self.budget = budget
         self.trained = TrainedJudge(**(trained or {}))
-        self.llm = LlamaCppJudge(**(llm or {}))
+        self.reader = PremiseReader(model_path, model=model, n_threads=n_threads or max(1, os.cpu_count() or 1))
+        self.cache = cache_from_setting(cache)
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return (
-            f"auto({self.trained.name}+{self.llm.name},budget={self.budget:g}{',flag-only' if self.flag_only else ''})"
-        )
+        return f"auto({self.trained.name}+{self.fit.reader},gate={self.gate_threshold:g},budget={self.budget:g})"
 
     def prepare(self) -> None:
         self.trained.prepare()
         if self.budget > 0:
-            self.llm.prepare()
-
-    # its claims are whole sentences (``Judge.decompose``'s default), not the trained verifier's
-    # clauses: the LLM reads a claim without its sentence, and a clause alone ("and includes phone
-    # support") lacks its subject
+            self.reader.load()
 
     def context_budget(self) -> int:
-        return self.llm.context_budget()
+        return self.trained.context_budget()
 
-    def count_tokens(self, text: str) -> int:
-        return self.llm.count_tokens(text)
-
-    def uncertain(self, result: VerifyResult, n_claims: int) -> list[int]:
-        """The claim ids to send to the LLM: P(ENT) within ``band`` of the threshold, nearest first,
-        at most ``budget`` of the request's claims, rounded up: a one-sentence answer is a request
-        of one claim, and rounding down would never let its claim reach the LLM."""
-        t = self.trained.threshold
-        near = [
-            (abs(j.probs[Label.ENT] - t), j.claim_id)
-            for j in result.judgements
-            if j.probs and abs(j.probs[Label.ENT] - t) <= self.band and (j.label == Label.ENT or not self.flag_only)
-        ]
-        return [cid for _, cid in sorted(near)[: math.ceil(self.budget * n_claims - 1e-9)]]
+    async def support_alone(
+        self, clauses: list[str], sentences: list[Sentence], question: str | None, *, cost: Cost
+    ) -> list[float] | None:
+        return await self.trained.support_alone(clauses, sentences, question, cost=cost)
 
     async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
         first = await self.trained.verify(request, cost=cost)
-        chosen = set(self.uncertain(first, len(request.claims)))
-        if not chosen:
+        if not first.judgements:
             return first
-        second = await self.llm.verify(
-            request.model_copy(
-                update={
-                    "claims": [c for c in request.claims if c.id in chosen],
-                    "hints": {k: v for k, v in request.hints.items() if k in chosen},
-                }
-            ),
-            cost=cost,
-        )
-        better = {j.claim_id: j for j in second.judgements}
-        out = VerifyResult(unjudged=dict(first.unjudged))
-        for j in first.judgements:
-            if j.claim_id in better and self.flag_only and better[j.claim_id].label == Label.ENT:
-                j.reason = f"{j.reason}; the embedded LLM agrees" if j.reason else "the embedded LLM agrees"
-                out.judgements.append(j)
-            elif j.claim_id in better:
-                assert j.probs is not None  # only a claim with a P(ENT) is uncertain
-                llm = better[j.claim_id]
-                llm.reason = (
-                    f"embedded LLM (the trained verifier was unsure: P(ENT)={j.probs[Label.ENT]:.2f}): "
-                    f"{llm.reason or ''}"
-                ).rstrip(": ")
-                out.judgements.append(llm)
-            else:
-                out.judgements.append(j)
-        return out
+        flagged = await asyncio.to_thread(self._second_read, request, first, cost)
+        for before in flagged:
+            await self._clauses_that_hold(request, before, first, cost)
+        return first
 
-    async def aclose(self) -> None:
-        await self.llm.aclose()
+    async def _clauses_that_hold(
+        self, request: VerifyRequest, before: list[Judgement], result: VerifyResult, cost: Cost
+    ) -> None:
+        """A sentence the LLM flagged where the verifier passed it, whose clauses took its verdict:
+        as when a rule flags such a sentence, each clause is scored alone by the verifier, and the
+        ones that hold alone (:func:`~rt4chart_plugins.claims.held_alone`: if every one does, the
+        weakest does not) keep the verifier's verdict. The LLM read the sentence, not its clauses."""
+        claims = {c.id: c for c in request.claims}
+        supports = await self.trained.support_alone(
+            [claims[j.claim_id].text for j in before], request.sentences, request.question, cost=cost
+        )
+        if supports is None:
+            return
+        now = {j.claim_id: k for k, j in enumerate(result.judgements)}
+        for j, held in zip(before, held_alone(supports, 0.0, weakest_falls=True)):
+            if held:
+                flagged = result.judgements[now[j.claim_id]]
+                result.judgements[now[j.claim_id]] = j.model_copy(
+                    update={
+                        "signals": flagged.signals,
+                        "reason": _joined(j.reason, "the embedded LLM flagged its sentence; this clause holds alone"),
+                    }
+                )
+
+    # ---- the gate, the read, the combination ---------------------------------------------------
+
+    def _second_read(self, request: VerifyRequest, first: VerifyResult, cost: Cost) -> list[list[Judgement]]:
+        """Gate, read and combine, in place in ``first``; the sentences the LLM flagged whose clauses
+        the verifier had passed, as they were (for :meth:`_clauses_that_hold`)."""
+        from rt4chart_plugins.judges.llama.premise_read import trained_premises
+        from rt4chart_plugins.judges.trained.judge import premise_question
+
+        claims = {c.id: c for c in request.claims}
+        premises = trained_premises([s.text for s in request.sentences])
+        question = premise_question(request.sentences, request.question)
+        units: dict[str, list[Judgement]] = {}  # the text the verifier judged → its judgements
+        for j in first.judgements:
+            if j.probs is None or j.signals is None:
+                continue
+            units.setdefault(_unit_text(claims[j.claim_id], j), []).append(j)
+        gated: list[tuple[float, str, Any]] = []
+        for text, js in units.items():
+            checkpoint()
+            premise = premises.pick(text, question)
+            probs, signals = js[0].probs, js[0].signals
+            assert probs is not None and signals is not None  # only such judgements are units
+            p = self.fit.gate.prob(
+                features.gate_features(
+                    text,
+                    premise.text,
+                    probs[Label.ENT],
+                    [signals.encoder[Label.ENT], signals.encoder[Label.CON]],
+                    signals.coverage,
+                    bool(signals.missing),
+                )
+            )
+            for one in js:
+                one.signals = signals.model_copy(update={"reader": ReaderSignals(gate=p)})
+            if p >= self.gate_threshold:
+                gated.append((p, text, premise))
+        gated.sort(key=lambda g: -g[0])
+        flagged: list[list[Judgement]] = []  # the verifier's ENT clauses of sentences the LLM flagged
+        for _p, text, premise in gated[: math.ceil(self.budget * len(units) - 1e-9)]:
+            checkpoint()
+            reading = self._read(text, premise.text, cost)
+            before = [j.model_copy(deep=True) for j in units[text]]
+            for j in units[text]:
+                self._replace(j, *reading, premise, request)
+            if len(before) > 1 and all(
+                b.label == Label.ENT and j.label != Label.ENT for b, j in zip(before, units[text])
+            ):
+                flagged.append(before)
+        return flagged
+
+    def _read(self, text: str, premise: str, cost: Cost) -> tuple[float | None, float | None, str | None]:
+        """The LLM's (P(supported), P(both can be true)) of one unit, or the error that kept it from reading."""
+        from rt4chart_plugins.judges.llama.premise_read import cached_reading
+
+        try:
+            return (*cached_reading(self.reader, self.cache, text, premise, cost), None)
+        except JudgeError as exc:
+            return None, None, str(exc)
+
+    def _replace(
+        self,
+        j: Judgement,
+        p_support: float | None,
+        p_compatible: float | None,
+        error: str | None,
+        premise: Any,
+        request: VerifyRequest,
+    ) -> None:
+        """Set ``j`` (in place) to the combined verdict, or mark why the verifier's stands."""
+        assert j.probs is not None and j.signals is not None and j.signals.reader is not None
+        gate = j.signals.reader.gate
+        if error is not None or p_support is None or p_compatible is None:
+            j.signals = j.signals.model_copy(update={"reader": ReaderSignals(gate=gate, error=error)})
+            j.reason = _joined(
+                j.reason, f"the embedded LLM could not read it ({error}); the trained verifier's verdict"
+            )
+            return
+        enc = j.signals.encoder
+        con_minus_nic = math.log(max(enc[Label.CON], 1e-9) / max(enc[Label.NIC], 1e-9))
+        p_ent, p_con, p_nic = self.fit.combined(
+            features.support_features(
+                j.probs[Label.ENT], p_support, p_compatible, j.signals.coverage, bool(j.signals.missing)
+            ),
+            features.conflict_features(con_minus_nic, p_compatible, j.signals.coverage),
+        )
+        label = Label.ENT if p_ent >= self.fit.threshold else Label.CON if p_con >= p_nic else Label.NIC
+        before = j.label
+        j.signals = j.signals.model_copy(
+            update={
+                "reader": ReaderSignals(
+                    gate=gate, read=True, p_support=p_support, p_compatible=p_compatible, trained_label=before
+                )
+            }
+        )
+        j.probs = {Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic}
+        read = f"the embedded LLM read it (P(supported)={p_support:.2f}, P(both can be true)={p_compatible:.2f})"
+        if label == before:
+            j.reason = _joined(j.reason, f"{read} and agrees")
+            return
+        j.label = label
+        j.reason = (
+            f"{read}; with the trained verifier's reading, {label.value} (the trained verifier alone: {before.value})"
+        )
+        ranked = [request.sentences[i].id for i in premise.ranked()]
+        if label == Label.NIC:
+            j.evidence, j.phrase = [], None
+        elif not j.evidence:  # cleared, or contradicted: the premise's best-matching sentence
+            j.evidence = ranked[:1]
+
+
+def _unit_text(claim: Claim, j: Judgement) -> str:
+    """What the verifier judged: the claim's sentence when the claim took its sentence's verdict."""
+    return claim.sentence if not j.alone and claim.sentence else claim.text
+
+
+def _joined(reason: str | None, more: str) -> str:
+    return f"{reason}; {more}" if reason else more

@@ -40,10 +40,10 @@ import importlib
 import os
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
@@ -102,6 +102,10 @@ class JudgeEntry:
     sends_requests: bool = False
     #: the decomposition a Verifier uses with it unless told otherwise
     decomposition: Decomposition = "llm"
+    #: "module:function" returning the error for options that do not go together, or None
+    refuse: str | None = None
+    #: the decomposition for these options, where they change it (``local``'s ``read``)
+    decomposition_by: Callable[[Mapping[str, Any]], Decomposition] | None = None
     #: the option that ``name:VALUE`` sets to VALUE (``hf:REPO`` → ``model=REPO``); None: no suffix
     prefix_option: str | None = None
 
@@ -149,15 +153,18 @@ JUDGES: dict[str, JudgeEntry] = {
         ),
         JudgeEntry(
             "local",
-            "rt4chart_plugins.judges.llama:LlamaCppJudge",
-            "the embedded llama.cpp LLM (offline; the [local] extra)",
+            "rt4chart_plugins.judges.llama:local_judge",
+            "the embedded llama.cpp LLM (offline; the [local] extra): each sentence against its premise, "
+            "off the logits (read='window': whole windows, with LLM claims)",
             options={
+                "read": Literal["premise", "window"],
                 "model_path": _PATH,
                 "model": str | None,
-                "n_ctx": AtLeastOne,
                 "n_threads": AtLeastZero | None,  # 0 or None: every core
                 "seed": int,
                 "cache": _CACHE,
+                "fit": _PATH,  # the premise read's
+                "n_ctx": AtLeastOne,  # the window read's, and the three below
                 "evidence": bool,
                 "support_threshold": Finite,
                 "conflict_threshold": Finite,
@@ -165,8 +172,16 @@ JUDGES: dict[str, JudgeEntry] = {
             flags=(
                 Flag("--model-path", "model_path", "any ChatML GGUF file instead of the pinned default"),
                 Flag("--no-cache", "cache", _NO_CACHE, None, const=False),
+                Flag(
+                    "--read",
+                    "read",
+                    "premise: each sentence against the premise the trained verifier picks (default); "
+                    "window: whole windows, with the LLM's own claims",
+                ),
             ),
-            decomposition="llm",
+            decomposition="clauses",
+            decomposition_by=lambda options: "llm" if options.get("read") == "window" else "clauses",
+            refuse="rt4chart_plugins.judges.llama:refused_options",
         ),
         JudgeEntry(
             "openai",
@@ -196,43 +211,39 @@ JUDGES: dict[str, JudgeEntry] = {
         JudgeEntry(
             "auto",
             "rt4chart_plugins.judges.cascade:CascadeJudge",
-            "the trained verifier, with the claims it is least sure of judged again by the embedded LLM "
-            "(the [local] extra)",
+            "the trained verifier, with the claims a fitted gate says it may have wrong read again by the "
+            "embedded LLM (the [local] extra)",
             options={
+                "gate_threshold": Finite | None,
                 "budget": Finite,
-                "band": Finite,
-                "flag_only": bool,
                 "trained": (Nested("trained"), None),
-                "llm": (Nested("local"), None),
+                "model_path": _PATH,
+                "model": str | None,
+                "n_threads": AtLeastZero | None,
+                "cache": _CACHE,
+                "fit": _PATH,
             },
             flags=(
-                Flag("--model-path", "llm.model_path", "the embedded LLM's GGUF file"),
+                Flag("--model-path", "model_path", "the embedded LLM's GGUF file"),
                 Flag("--threshold", "trained.threshold", "the trained verifier's threshold", float),
-                Flag("--no-cache", "llm.cache", "the embedded LLM reads and writes no judge cache", None, const=False),
+                Flag("--no-cache", "cache", "the embedded LLM reads and writes no judge cache", None, const=False),
+                Flag(
+                    "--gate-threshold",
+                    "gate_threshold",
+                    "the gate's P(the trained verifier is wrong) at or above which a claim is read "
+                    "(default: the fit's)",
+                    float,
+                ),
                 Flag(
                     "--budget",
                     "budget",
-                    "the largest share of claims the embedded LLM judges again (default 0.25)",
+                    "the largest share of an answer's judged sentences the embedded LLM reads "
+                    "(default 1: all the gate sends)",
                     float,
-                ),
-                Flag(
-                    "--band",
-                    "band",
-                    "how far from the threshold a claim's P(ENT) counts as uncertain (default 0.25)",
-                    float,
-                ),
-                Flag(
-                    "--flag-only",
-                    "flag_only",
-                    "the LLM judges only claims found supported, and can only flag them (default); "
-                    "--no-flag-only lets it relabel any uncertain claim",
-                    None,
-                    negatable=True,
                 ),
             ),
-            # whole sentences, as its decompose gives them: the LLM reads a claim without its
-            # sentence, and a clause alone ("and includes phone support") lacks its subject
-            decomposition="sentence",
+            # the trained verifier's clauses; the LLM reads the sentence a clause was judged within
+            decomposition="clauses",
         ),
         JudgeEntry(
             "hf",
@@ -372,6 +383,10 @@ def check_options(name: str, options: Mapping[str, Any], *, within: str | None =
         raise InvalidInput(f"{error}" + (f" ({note})" if note else ""))
     for option, value in options.items():
         _check_value(name, option, found.options[option], value)
+    if found.refuse:
+        module, _, function = found.refuse.partition(":")
+        if error := getattr(importlib.import_module(module), function)(options):
+            raise error
 
 
 @dataclass(frozen=True)
@@ -387,7 +402,10 @@ class JudgeChoice:
     def decomposition(self) -> Decomposition:
         """The decomposition it needs unless told otherwise; a :class:`Judge` given as is
         decomposes as it does (``llm``: its own ``decompose``)."""
-        return self.entry.decomposition if self.entry else "llm"
+        if self.entry is None:
+            return "llm"
+        by = self.entry.decomposition_by
+        return by(self.options) if by else self.entry.decomposition
 
     @property
     def sends_requests(self) -> bool:

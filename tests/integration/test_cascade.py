@@ -1,45 +1,34 @@
-"""``judge="auto"`` against the real models: the trained verifier, and the embedded LLM for the
-claims it is least sure of."""
+"""``judge="auto"`` against the real models: the trained verifier on every claim, the embedded LLM
+on the claims the fitted gate sends."""
 
 from __future__ import annotations
 
+import pytest
+
 from rt4chart_plugins import Label, Verifier
+
+pytestmark = pytest.mark.model
 
 CONTEXT = ("Only employees with a badge may enter the lab after 6 PM. Visitors must sign in at the front desk. "
            "The lab is closed on public holidays.")
-ANSWER = "Anyone can enter the lab after 6 PM. Visitors sign in at the front desk."
 
 
-def test_with_no_budget_the_cascade_is_the_trained_verifier(embedded_model_path):
-    alone = Verifier("trained", decomposition="sentence").verify(CONTEXT, ANSWER)
-    auto = Verifier("auto", judge_kwargs={"budget": 0.0}, decomposition="sentence").verify(CONTEXT, ANSWER)
+def test_with_no_budget_auto_is_the_trained_verifier(embedded_model_path):
+    answer = "Anyone can enter the lab after 6 PM. Visitors sign in at the front desk."
+    alone = Verifier("trained").verify(CONTEXT, answer)
+    auto = Verifier("auto", judge_kwargs={"budget": 0.0}).verify(CONTEXT, answer)
     assert [(c.label, c.probs) for c in auto.claims] == [(c.label, c.probs) for c in alone.claims]
-    assert auto.judge.startswith("auto(trained-") and auto.cost.completion_tokens == 0
+    assert auto.judge.startswith("auto(trained-") and not any(c.signals.reader.read for c in auto.claims)
 
 
-def test_the_claims_the_verifier_is_unsure_of_go_to_the_llm(embedded_model_path):
-    auto = Verifier("auto", judge_kwargs={"budget": 1.0, "band": 1.0, "flag_only": False,
-                                          "llm": {"model_path": str(embedded_model_path)}},
-                    decomposition="sentence").verify(CONTEXT, ANSWER)
-    assert auto.state == "verified" and len(auto.claims) == 2
-    # the LLM's verdicts say whose they are; the contrast rule, after every judge, then decides
-    # the "Anyone" claim with its own reason (the LLM's label kept beside it when it differs)
-    assert all(c.reason.startswith("embedded LLM (the trained verifier was unsure") for c in auto.claims if not c.rule)
-    assert auto.claims[0].rule is not None and auto.claims[0].rule.claim_says == "Anyone"
-    assert auto.claims[0].label == Label.CON and auto.claims[0].evidence
-    assert auto.cost.completion_tokens > 0 or auto.cost.judge_calls > 2
-
-
-def test_flag_only_lets_the_llm_flag_a_supported_claim_and_never_clear_a_flag(embedded_model_path):
-    alone = Verifier("trained", decomposition="sentence").verify(CONTEXT, ANSWER)
-    auto = Verifier("auto", judge_kwargs={"budget": 1.0, "band": 1.0, "llm": {"model_path": str(embedded_model_path)}},
-                    decomposition="sentence").verify(CONTEXT, ANSWER)
-    assert auto.state == "verified" and "flag-only" in auto.judge
-    for before, after in zip(alone.claims, auto.claims):
-        if before.label != Label.ENT:  # a flag stays the verifier's, and the LLM is not asked
-            assert (after.label, after.probs, after.reason) == (before.label, before.probs, before.reason)
-        elif after.label == Label.ENT:  # the LLM was asked and agreed
-            assert after.reason.endswith("the embedded LLM agrees")
-        else:  # the LLM flagged it: its verdict, said so
-            assert after.reason.startswith("embedded LLM (the trained verifier was unsure")
-    assert any(c.label == Label.ENT for c in alone.claims)  # so the LLM was asked about one (the loop's last branches)
+def test_the_reader_flags_a_negation_the_trained_verifier_passes(embedded_model_path):
+    answer = "Visitors do not need to sign in."
+    alone = Verifier("trained").verify(CONTEXT, answer)
+    assert alone.claims[0].label == Label.ENT  # word overlap: the verifier's blind spot
+    auto = Verifier("auto", judge_kwargs={"cache": False}).verify(CONTEXT, answer)
+    claim = auto.claims[0]
+    assert auto.hallucinated and claim.label != Label.ENT
+    reader = claim.signals.reader
+    assert reader.read and reader.trained_label == Label.ENT and reader.p_support < 0.5
+    assert "the trained verifier alone: ENT" in claim.reason
+    assert [e.sentence_id for e in claim.evidence] == [1] or claim.label == Label.NIC

@@ -1,4 +1,4 @@
-"""The embedded offline judge, for real: the pinned Qwen2.5-Coder-1.5B GGUF via llama-cpp-python."""
+"""The embedded offline judge's window read, for real: the pinned Qwen2.5-Coder-1.5B GGUF via llama-cpp-python."""
 
 import pytest
 
@@ -16,7 +16,7 @@ def _claim(report, needle):
 
 @pytest.fixture(scope="module")
 def policy_report(embedded_model_path):
-    return Verifier("local").verify(context=" ".join(POLICY_CONTEXT), answer=POLICY_ANSWER)
+    return Verifier("local", judge_kwargs={"read": "window"}).verify(context=" ".join(POLICY_CONTEXT), answer=POLICY_ANSWER)
 
 
 def test_policy_example_claims_labels_and_evidence(policy_report):
@@ -47,7 +47,7 @@ def test_policy_example_spans_point_into_the_answer(policy_report):
 def test_report_carries_its_cost_and_reruns_hit_the_cache(policy_report, embedded_model_path):
     cost = policy_report.cost
     assert cost.judge_calls > 0 and cost.prompt_tokens > 0 and cost.seconds > 0
-    again = Verifier("local").verify(context=" ".join(POLICY_CONTEXT), answer=POLICY_ANSWER)
+    again = Verifier("local", judge_kwargs={"read": "window"}).verify(context=" ".join(POLICY_CONTEXT), answer=POLICY_ANSWER)
     assert again.cost.judge_calls == 0 and again.cost.cache_hits >= cost.judge_calls
     assert [c.label for c in again.claims] == [c.label for c in policy_report.claims]
 

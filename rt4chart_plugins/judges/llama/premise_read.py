@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.judges.llama import prompting, scoring
 from rt4chart_plugins.judges.llama.loading import load_judge_model
 from rt4chart_plugins.types import Cost
@@ -158,6 +159,27 @@ class PremiseReader:
         return PairReading(p_support, p_compatible, p_conflict, three)
 
 
+def cached_reading(reader: PremiseReader, cache: Any, claim: str, premise: str, cost: Cost) -> tuple[float, float]:
+    """(P(supported), P(both can be true)) of one pair, from ``cache`` (a
+    :class:`~rt4chart_plugins.judges.cache.JudgeCache`, or None) when read before. The key is the
+    model, the instructions and the pair, so that a changed prompt is never read from an old
+    entry; only finite readings are stored, and one that is not raises :class:`JudgeError`."""
+    from rt4chart_plugins.judges.cache import cache_key
+
+    reader.load()
+    key = cache_key(reader.name, SYSTEM, ASK_SUPPORT, ASK_COMPATIBLE, premise, claim, "premise-read")
+    if cache is not None and (hit := cache.get(key)) is not None:
+        cost.cache_hits += 1
+        return float(hit[0]), float(hit[1])
+    reading = reader.read(claim, premise, cost)
+    values = (reading.p_support, reading.p_compatible)
+    if not all(np.isfinite(v) for v in values):
+        raise JudgeError("the embedded LLM's reading was not a number")
+    if cache is not None:
+        cache.put(key, list(values))
+    return values
+
+
 @functools.lru_cache(maxsize=1)
 def _trained_premise_settings() -> tuple[Any, int, str]:
     """The shipped artifact's token counter, premise budget and question policy (read once)."""
@@ -167,14 +189,18 @@ def _trained_premise_settings() -> tuple[Any, int, str]:
     return token_counter(directory / TOKENIZER_FILE), manifest.premise_budget, manifest.question
 
 
-def premise_for(sentences: Sequence[str], claim: str, question: str | None = None) -> str:
-    """The premise the shipped trained judge picks for ``claim`` among ``sentences``: the same
-    budget, token counter and question policy as its artifact, so that the reader and the encoder
-    judge a claim on the same words."""
+def trained_premises(sentences: Sequence[str]):
+    """The :class:`~rt4chart_plugins.judges.trained.premise.Premises` the shipped trained judge
+    builds over ``sentences``: the same budget, token counter and question policy as its artifact,
+    so that the reader and the encoder judge a claim on the same words."""
     from rt4chart_plugins.judges.trained.premise import Premises
 
     texts = list(sentences)
-    if not texts:
-        return ""
     count, budget, policy = _trained_premise_settings()
-    return Premises(texts, count(texts), budget, question=policy).pick(claim, question).text
+    return Premises(texts, count(texts), budget, question=policy)
+
+
+def premise_for(sentences: Sequence[str], claim: str, question: str | None = None) -> str:
+    """The text of the premise the shipped trained judge picks for ``claim`` among ``sentences``."""
+    texts = list(sentences)
+    return trained_premises(texts).pick(claim, question).text if texts else ""

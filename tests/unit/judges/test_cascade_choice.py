@@ -1,53 +1,138 @@
-"""Which claims the cascade (``judge="auto"``) sends to the LLM: pure selection, no model runs."""
+"""``judge="auto"``'s logic around the embedded LLM: which claims the gate sends, how a reading
+replaces the trained verifier's verdict, and what happens when a reading fails. The reader here
+is scripted (no model runs); the trained verifier, the gate and the combination are the shipped
+ones. That the real reader reads meaning is shown by tests/integration/test_cascade.py and by the
+benchmarks, not here."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from rt4chart_plugins.judges.base import VerifyResult
+from rt4chart_plugins import Label, Verifier
+from rt4chart_plugins.errors import InvalidInput, JudgeError
 from rt4chart_plugins.judges.cascade import CascadeJudge
-from rt4chart_plugins.types import Judgement, Label
+from rt4chart_plugins.judges.llama.premise_read import PairReading
+
+CONTEXT = (
+    "Only employees with a badge may enter the lab after 6 PM. Visitors must sign in at the front desk. "
+    "The lab is closed on public holidays."
+)
+ANSWER = "Visitors do not need to sign in. The lab is closed on public holidays."
 
 
-def _result(*p_ent: float) -> VerifyResult:
-    return VerifyResult(judgements=[
-        Judgement(claim_id=i, label=Label.ENT if p >= 0.45 else Label.NIC,
-                  probs={Label.ENT: p, Label.CON: (1 - p) / 2, Label.NIC: (1 - p) / 2})
-        for i, p in enumerate(p_ent)])
+class ScriptedReader:
+    """Reads every pair as ``readings`` says (a callable of the claim), counting the reads."""
+
+    name = "scripted-reader"
+
+    def __init__(self, reading):
+        self.reading = reading
+        self.reads: list[str] = []
+
+    def load(self):
+        return None
+
+    def read(self, claim, premise, cost=None, *, extra=False):
+        self.reads.append(claim)
+        value = self.reading(claim)
+        if isinstance(value, Exception):
+            raise value
+        return PairReading(*value)
 
 
-def _cascade(budget: float, band: float) -> CascadeJudge:
-    judge = CascadeJudge(budget=budget, band=band, flag_only=False, trained={"threshold": 0.45})
-    assert judge.trained.threshold == 0.45
-    return judge
+def _auto(reading, tmp_path, **options) -> tuple[Verifier, ScriptedReader]:
+    judge = CascadeJudge(cache=tmp_path / "cache.sqlite", **options)
+    judge.reader = ScriptedReader(reading)
+    return Verifier(judge, decomposition="clauses"), judge.reader
 
 
-def test_the_nearest_to_the_threshold_go_first_within_the_budget():
-    result = _result(0.95, 0.50, 0.30, 0.44, 0.05)
-    assert _cascade(0.4, 0.25).uncertain(result, 5) == [3, 1]  # 0.4 of 5 claims: two
-    assert _cascade(1.0, 0.25).uncertain(result, 5) == [3, 1, 2]  # 0.95 and 0.05 lie outside the band
-    assert _cascade(1.0, 1.0).uncertain(result, 5) == [3, 1, 2, 4, 0]
+def test_with_no_budget_auto_is_the_trained_verifier_and_reads_nothing(tmp_path):
+    alone = Verifier("trained").verify(CONTEXT, ANSWER)
+    auto, reader = _auto(lambda c: (0.0, 0.0), tmp_path, budget=0.0)
+    report = auto.verify(CONTEXT, ANSWER)
+    assert [(c.label, c.probs) for c in report.claims] == [(c.label, c.probs) for c in alone.claims]
+    assert reader.reads == []
+    assert all(c.signals.reader is not None and not c.signals.reader.read for c in report.claims)
 
 
-def test_a_one_claim_answer_can_reach_the_llm_and_no_budget_sends_nothing():
-    one = _result(0.60)
-    assert _cascade(0.25, 0.25).uncertain(one, 1) == [0]
-    assert _cascade(0.0, 1.0).uncertain(one, 1) == []
-    assert _cascade(0.25, 0.1).uncertain(one, 1) == []  # 0.15 from the threshold: sure enough
+def test_the_gate_sends_the_likeliest_errors_first_within_the_budget(tmp_path):
+    auto, reader = _auto(lambda c: (0.5, 0.5), tmp_path, gate_threshold=0.0, budget=0.5)
+    report = auto.verify(CONTEXT, ANSWER)
+    gates = {c.text: c.signals.reader.gate for c in report.claims}
+    assert len(reader.reads) == 1  # half of two sentences
+    assert reader.reads[0] == max(gates, key=gates.get)
 
 
-@pytest.mark.parametrize("budget,band", [(-0.1, 0.2), (1.5, 0.2), (0.2, 2.0)])
-def test_a_budget_or_band_outside_zero_to_one_is_refused(budget, band):
-    from rt4chart_plugins.errors import InvalidInput
+def test_a_reading_can_flag_a_passed_claim_and_clear_a_flagged_one(tmp_path):
+    def reading(claim):  # the LLM says the negated claim is unsupported, and the true one supported
+        return (0.02, 0.03) if "do not" in claim else (0.98, 0.98)
 
-    with pytest.raises(InvalidInput, match="budget and band"):
-        CascadeJudge(budget=budget, band=band)
+    alone = Verifier("trained").verify(CONTEXT, ANSWER)
+    auto, _ = _auto(reading, tmp_path, gate_threshold=0.0)
+    report = auto.verify(CONTEXT, ANSWER)
+    negated, true = report.claims
+    assert negated.label != Label.ENT and negated.signals.reader.read
+    assert negated.signals.reader.trained_label == alone.claims[0].label
+    assert true.label == Label.ENT and true.evidence
+    for claim in report.claims:
+        assert math.isclose(sum(claim.probs.values()), 1.0)
+        if claim.signals.reader.trained_label != claim.label:
+            assert f"the trained verifier alone: {claim.signals.reader.trained_label.value}" in claim.reason
 
 
-def test_flag_only_sends_only_the_claims_found_supported():
-    result = _result(0.95, 0.50, 0.30, 0.44, 0.05)
-    judge = CascadeJudge(budget=1.0, band=1.0, trained={"threshold": 0.45})  # flag_only is the default
-    assert judge.uncertain(result, 5) == [1, 0]  # the ENTs, nearest the threshold first
-    judge.band = 0.25
-    assert judge.uncertain(result, 5) == [1]
-    assert "flag-only" in judge.name
+@pytest.mark.parametrize("failure", [JudgeError("prompt of 2000 tokens exceeds the judge's context"), (math.nan, 0.5)])
+def test_a_reading_that_fails_keeps_the_trained_verdict_marked_and_is_not_cached(tmp_path, failure):
+    alone = Verifier("trained").verify(CONTEXT, ANSWER)
+    auto, reader = _auto(lambda c: failure, tmp_path, gate_threshold=0.0)
+    report = auto.verify(CONTEXT, ANSWER)
+    assert report.state == "verified"
+    assert [c.label for c in report.claims] == [c.label for c in alone.claims]
+    for claim in report.claims:
+        assert claim.signals.reader.error and not claim.signals.reader.read
+        assert "could not read it" in claim.reason
+    # nothing was cached: a working reader is asked again, and then its readings are cached
+    again, reader2 = _auto(lambda c: (0.98, 0.98), tmp_path, gate_threshold=0.0)
+    again.verify(CONTEXT, ANSWER)
+    assert len(reader2.reads) == 2
+    third, reader3 = _auto(lambda c: JudgeError("never asked"), tmp_path, gate_threshold=0.0)
+    cached = third.verify(CONTEXT, ANSWER)
+    assert reader3.reads == [] and cached.cost.cache_hits >= 2
+    assert all(c.signals.reader.read for c in cached.claims)
+
+
+def test_a_flagged_sentence_keeps_the_clauses_that_hold_alone(tmp_path):
+    answer = "Visitors must sign in at the front desk, and the lab has a rooftop garden."
+    alone = Verifier("trained").verify(CONTEXT, answer)
+    assert len(alone.claims) == 2 and all(c.label == Label.ENT for c in alone.claims)
+    auto, _ = _auto(lambda c: (0.02, 0.6), tmp_path, gate_threshold=0.0)
+    first, second = auto.verify(CONTEXT, answer).claims
+    assert first.label == Label.ENT and "holds alone" in first.reason
+    assert second.label != Label.ENT and second.signals.reader.read
+
+
+@pytest.mark.parametrize("options", [{"budget": 1.5}, {"budget": -0.1}, {"gate_threshold": 2.0}])
+def test_options_outside_zero_to_one_are_refused(options):
+    with pytest.raises(InvalidInput, match="must lie in"):
+        CascadeJudge(**options)
+
+
+def test_unknown_options_are_refused_with_the_nearest():
+    with pytest.raises(InvalidInput, match="band"):
+        Verifier("auto", judge_kwargs={"band": 0.2})
+
+
+def test_auto_without_the_local_extra_says_so_in_one_line(monkeypatch, tmp_path):
+    import sys
+
+    from rt4chart_plugins.errors import MissingExtra
+    from rt4chart_plugins.judges.llama import shared
+
+    monkeypatch.setattr(shared, "_CHECKED", [])
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # not installed
+    auto = Verifier("auto", judge_kwargs={"gate_threshold": 0.0, "cache": False})
+    with pytest.raises(MissingExtra, match=r"rt4chart-plugins\[local\]") as caught:
+        auto.verify(CONTEXT, ANSWER)
+    assert "\n" not in str(caught.value)
+    assert Verifier("trained").verify(CONTEXT, ANSWER).state == "verified"  # the default never needs it

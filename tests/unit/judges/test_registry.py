@@ -64,7 +64,16 @@ def _constructor_options(cls: type) -> set[str]:
 @pytest.mark.parametrize("name", sorted(JUDGES))
 def test_each_entry_declares_its_constructors_options(name):
     # ChatJudge's name is the subclass's to set (OpenAIJudge names itself by endpoint and model)
-    assert set(JUDGES[name].options) == _constructor_options(JUDGES[name].load()) - {"name"}
+    target = JUDGES[name].load()
+    if inspect.isclass(target):
+        declared = _constructor_options(target)
+    else:  # a function that builds one of several classes by an option (local's read)
+        from rt4chart_plugins.judges.llama import READS
+
+        assert target.__name__ == "local_judge"
+        own = {p.name for p in inspect.signature(target).parameters.values() if p.kind == p.KEYWORD_ONLY}
+        declared = own.union(*(_constructor_options(k) for k in READS.values()))
+    assert set(JUDGES[name].options) == declared - {"name"}
     for flag in JUDGES[name].flags:
         head = flag.option.split(".")[0]
         assert head in JUDGES[name].options, flag
@@ -122,7 +131,9 @@ def test_an_option_of_another_judge_says_which_judge_takes_it():
     ("openai", {"timeout": -1}, "timeout must be a number of seconds above 0"),
     ("local", {"evidence": "yes"}, "evidence must be true or false"),
     ("auto", {"trained": {"threshold": "x"}}, "threshold must be a finite number"),
-    ("auto", {"llm": "model.gguf"}, "llm must be a dict of the 'local' judge's options or None"),
+    ("auto", {"trained": "v1"}, "trained must be a dict of the 'trained' judge's options or None"),
+    ("auto", {"gate_threshold": "high"}, "gate_threshold must be a finite number or None"),
+    ("local", {"read": "sentences"}, "read must be"),
 ])
 def test_an_option_of_the_wrong_type_is_refused(judge, options, says):
     with pytest.raises(InvalidInput, match=says):
@@ -260,9 +271,10 @@ def test_the_reports_judge_is_the_name_the_verifier_gave_before_its_first_row():
 
 def test_the_decomposition_default_is_the_judges():
     assert Verifier().config.decomposition == "clauses"  # the trained verifier: no LLM, clauses
-    assert Verifier("local").config.decomposition == "llm"
+    assert Verifier("local").config.decomposition == "clauses"  # the premise read: the verifier's clauses
+    assert Verifier("local", judge_kwargs={"read": "window"}).config.decomposition == "llm"
     assert Verifier("openai").config.decomposition == "llm"
-    assert Verifier("auto").config.decomposition == "sentence"  # the cascade's LLM reads whole sentences
+    assert Verifier("auto").config.decomposition == "clauses"  # the trained verifier's, read again by sentence
     assert Verifier(FakeJudge()).config.decomposition == "llm"  # a Judge given as is: its own decompose
     assert Verifier(decomposition="sentence").config.decomposition == "sentence"
     assert Verifier(decomposition=None).config.decomposition == "clauses"
