@@ -164,6 +164,12 @@ def by_sentence(claims: list[Claim]) -> list[list[Claim]]:
     return groups
 
 
+def judged_text(group: list[Claim]) -> str:
+    """What a judge that reads a clause within its sentence reads for one group of
+    :func:`by_sentence`: the sentence its clauses make up, or the one claim's own text."""
+    return group[0].sentence if len(group) > 1 and group[0].sentence else " ".join(c.text for c in group)
+
+
 def held_alone(supports: list[float], bar: float, *, weakest_falls: bool) -> list[bool]:
     """Which clauses of a flagged sentence keep their support: those whose support, read alone,
     reaches ``bar``. ``weakest_falls``: the sentence as a whole is what the context does not

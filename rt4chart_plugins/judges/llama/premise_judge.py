@@ -16,7 +16,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from rt4chart_plugins.claims import by_sentence
+from rt4chart_plugins.claims import by_sentence, judged_text
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
@@ -80,7 +80,7 @@ class PremiseJudge(Judge):
         out = VerifyResult()
         for group in by_sentence(request.claims):
             checkpoint()
-            text = group[0].sentence if len(group) > 1 and group[0].sentence else " ".join(c.text for c in group)
+            text = judged_text(group)
             premise = premises.pick(text, question)
             try:
                 p_support, p_compatible = premise_read.cached_reading(self.reader, self.cache, text, premise.text, cost)

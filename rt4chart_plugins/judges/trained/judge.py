@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rt4chart_plugins.claims import by_sentence, clause_spans, held_alone
+from rt4chart_plugins.claims import by_sentence, clause_spans, held_alone, judged_text
 from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import Rt4chartError
@@ -209,7 +209,7 @@ class TrainedJudge(Judge):
         units = [
             Claim(
                 id=g[0].id,
-                text=g[0].sentence if len(g) > 1 and g[0].sentence else " ".join(c.text for c in g),
+                text=judged_text(g),
                 sentence_id=g[0].sentence_id,
             )
             for g in groups
