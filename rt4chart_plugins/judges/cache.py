@@ -26,6 +26,15 @@ from typing import Any
 from platformdirs import user_cache_dir
 
 
+_LOCK_WAIT_S = 30.0
+
+
+def _is_locked(exc: sqlite3.OperationalError) -> bool:
+    """SQLite's busy answers: another connection holds the lock."""
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
 def default_cache_dir() -> Path:
     """``$RT4CHART_CACHE_DIR`` or the platform's user cache dir (``~/.cache/rt4chart``)."""
     env = os.environ.get("RT4CHART_CACHE_DIR")
@@ -65,15 +74,30 @@ class JudgeCache:
             self._off(exc)
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT)")
-            db.commit()
-        except sqlite3.DatabaseError:
-            db.close()
-            raise
-        return db
+        """Open the file, in WAL mode, with its table.
+
+        Switching a new file to WAL takes SQLite's exclusive lock without waiting on the busy
+        timeout, so processes that open one file at the same moment see "database is locked" at
+        once: that, and only that, is tried again (with a growing pause, up to the same 30 s a
+        write waits) instead of turning the cache off for the process that lost the race."""
+        deadline = time.monotonic() + _LOCK_WAIT_S
+        pause = 0.01
+        while True:
+            db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=_LOCK_WAIT_S)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT)")
+                db.commit()
+                return db
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if not _is_locked(exc) or time.monotonic() + pause > deadline:
+                    raise
+            except sqlite3.DatabaseError:
+                db.close()
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
     def _off(self, exc: BaseException) -> None:
         self._db = None
