@@ -25,7 +25,6 @@ from typing import Any
 
 from platformdirs import user_cache_dir
 
-
 _LOCK_WAIT_S = 30.0
 
 
