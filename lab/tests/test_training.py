@@ -301,3 +301,49 @@ def test_refit_keeps_the_model_and_refits_the_weights_and_threshold(tmp_path, ca
     assert (refit.threshold, refit.decision) == (first.threshold, first.decision) and refit.decision is not None
     assert refit.training["refit"]["previous"] == {"threshold": 0.95, "combine": {"coverage": 0.5}}
     assert "refitted" in capsys.readouterr().out
+
+
+def _label_line(claim, source="xsumfaith", group="xsumfaith:abc", probs=(0.2, 0.5, 0.3), model="reader-a"):
+    return json.dumps({"claim": claim, "premise": "The shop opens at 9 AM.", "source": source, "group": group,
+                       "probs": list(probs) if probs else None, "model": model, "gold": None, "id": claim})
+
+
+def _held(holdout, wanted):
+    """A group name of the ``extra/`` kind that the split puts on the ``wanted`` side."""
+    return next(g for g in (f"xsumfaith:{i}" for i in range(1000)) if data.in_holdout(g, holdout) == wanted)
+
+
+def test_reader_labels_are_soft_targets_without_wice_failed_reads_or_held_out_documents(tmp_path):
+    kept, held = _held(0.5, False), _held(0.5, True)
+    (tmp_path / "labels-000.jsonl").write_text("\n".join([
+        _label_line("kept", group=kept, probs=(2.0, 1.0, 1.0)),  # normalized to a distribution
+        _label_line("held out", group=held),
+        _label_line("wice dev", source="wice", group="dev00001"),
+        _label_line("failed read", group=kept, probs=None),
+    ]) + "\n")
+    pairs = data.reader_pairs(data_dir=None, holdout=0.5, folder=tmp_path)
+    assert [p.claim for p in pairs] == ["kept"]
+    assert pairs[0].soft == pytest.approx((0.5, 0.25, 0.25)) and pairs[0].label == 0
+    assert pairs[0].source == "reader/xsumfaith"
+
+
+def test_reader_labels_from_two_models_are_refused(tmp_path):
+    (tmp_path / "labels-000.jsonl").write_text(
+        _label_line("a", group=_held(0.5, False)) + "\n" + _label_line("b", group=_held(0.5, False), model="reader-b") + "\n")
+    with pytest.raises(Exception, match="2 models"):
+        data.reader_pairs(data_dir=None, holdout=0.5, folder=tmp_path)
+
+
+def test_a_soft_target_is_learnt_as_its_cross_entropy_and_a_one_hot_one_as_the_hard_label():
+    torch = pytest.importorskip("torch", reason="needs the 'train' extra")
+    from rt4chart_lab.training.train import partial_cross_entropy
+
+    logits = torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3], [1.0, -1.0, 0.0]])
+    labels = torch.tensor([0, 3, 2])
+    hard = partial_cross_entropy(logits, labels)
+    one_hot = torch.tensor([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # row 2 has no soft target
+    assert partial_cross_entropy(logits, labels, one_hot).item() == pytest.approx(hard.item(), abs=1e-6)
+    soft = torch.tensor([[0.5, 0.25, 0.25], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    logp = torch.log_softmax(logits, dim=-1)
+    expected = -((soft[0] * logp[0]).sum() + torch.logsumexp(logp[1, 1:], 0) + logp[2, 2]) / 3
+    assert partial_cross_entropy(logits, labels, soft).item() == pytest.approx(expected.item(), abs=1e-6)

@@ -16,6 +16,10 @@ Sources (see lab/docs/training.md for licenses):
   modality, event order, an added clause or causal link), each beside its faithful original
   (:mod:`rt4chart_lab.contrastive`); ``facts``: invented fact sheets whose statements test one
   phenomenon each, labels fixed by construction (:mod:`rt4chart_lab.contrastive.facts`).
+- ``reader``: the embedded LLM's readings of (claim, premise) pairs (``rt4chart label-reader``,
+  committed under ``lab/rt4chart_lab/data/reader_labels``) as soft targets: the encoder learns the
+  reader's probabilities, not a gold label (:func:`reader_pairs`). WiCE dev pairs are left out
+  (WiCE dev is a benchmark), and so is every pair from a document the validation holds out.
 - ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
   contradicted and absent verbalizations: short single-fact ones (:mod:`.synth`) and review-rich
   records with overview-style, multi-fact sentences and review summaries (:mod:`.records`).
@@ -49,7 +53,7 @@ from rt4chart_lab.data import records, synth
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
 LABEL_ID = {"ENT": 0, "CON": 1, "NIC": 2, "NOT_ENT": NOT_ENT}
-SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits", "facts", "nli")
+SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records", "extra", "edits", "facts", "nli", "reader")
 #: the recipe of the shipped artifact
 SHIPPED_SOURCES = ("ragtruth", "ragtruth-aug", "halueval", "records")
 
@@ -67,6 +71,9 @@ class Pair(BaseModel):
     # threshold fit's span F1 (train.evaluate); 0 for every other pair
     chars: int = 0
     gold_chars: int = 0
+    # a soft target (P(ENT), P(CON), P(NIC)) that the loss uses instead of ``label``: the reader's
+    # readings (:func:`reader_pairs`); ``label`` is then its most likely class, for the counts only
+    soft: tuple[float, float, float] | None = None
 
 
 CountTokens = Callable[[list[str]], list[int]]
@@ -309,3 +316,50 @@ def nli_pairs(n: int, *, data_dir: str | None, seed: int) -> list[Pair]:
     mixture = training_mixture(resolve_data_dir(data_dir) / "nli", rng)
     return [Pair(claim=p.hypothesis, premise=p.premise, label=p.label, source="nli", group=f"nli:{p.set}")
             for p in mixture[:n]]
+
+
+#: where ``rt4chart label-reader`` commits its labels
+READER_LABELS = Path(__file__).resolve().parents[1] / "data" / "reader_labels"
+#: a benchmark's own pairs: never trained on
+READER_EXCLUDED = ("wice",)
+
+
+def reader_held_out(source: str, group: str, holdout: float, held_ragtruth: set[str]) -> bool:
+    """Whether a labelled pair comes from a document the validation holds out, by the rule of the
+    source it was made from: RAGTruth rows by :func:`source_of` (as :func:`ragtruth_pairs`), edits
+    of RAGTruth text (group ``ragtruth:SOURCE_ID``) when any row of that source document is held
+    out, the ``extra/`` sets and their edits by their group (as :func:`contrastive_pairs`)."""
+    if group.startswith("ragtruth:"):
+        return group.split(":", 1)[1] in held_ragtruth
+    if source.startswith("ragtruth"):
+        return in_holdout(source_of(group), holdout)
+    return in_holdout(group, holdout)
+
+
+def reader_pairs(*, data_dir: str | None, holdout: float, folder: Path = READER_LABELS) -> list[Pair]:
+    """The reader's labelled pairs as soft targets, from one reader model only (mixing two would
+    teach two teachers' calibrations at once), without WiCE dev and the validation's documents.
+    A line without probabilities (the read failed) is skipped."""
+    rows = [json.loads(line) for path in sorted(Path(folder).glob("labels-*.jsonl"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [r for r in rows if r.get("probs") and r["source"] not in READER_EXCLUDED]
+    models = {r["model"] for r in rows}
+    if len(models) > 1:
+        raise InvalidInput(f"reader labels from {len(models)} models ({', '.join(sorted(models))}); keep one")
+    held_ragtruth: set[str] = set()
+    if any(r["group"].startswith("ragtruth:") for r in rows):
+        held_ragtruth = {r.id.split("-", 1)[0] for r in load_ragtruth(resolve_data_dir(data_dir), split="train")
+                         if in_holdout(source_of(r.id), holdout)}
+    out = []
+    for r in rows:
+        if reader_held_out(r["source"], r["group"], holdout, held_ragtruth):
+            continue
+        ent, con, nic = (max(0.0, float(x)) for x in r["probs"])
+        total = ent + con + nic
+        if not total > 0:
+            continue
+        soft = (ent / total, con / total, nic / total)
+        out.append(Pair(claim=r["claim"], premise=r["premise"], label=max(range(3), key=soft.__getitem__),
+                        source=f"reader/{r['source']}", group=r["group"], soft=soft))
+    return out
+

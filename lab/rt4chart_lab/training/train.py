@@ -130,21 +130,38 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
         val += held
     if "nli" in cfg.sources:
         train += data.nli_pairs(cfg.nli_pairs, data_dir=data_dir, seed=cfg.seed)
+    if "reader" in cfg.sources:
+        train += data.reader_pairs(data_dir=data_dir, holdout=cfg.holdout)
     rng.shuffle(train)
     if cfg.max_pairs:
         train = train[: cfg.max_pairs]
     return train, val
 
 
-def partial_cross_entropy(logits, labels):
-    """Cross-entropy, where label 3 ("not ENT") puts its mass on CON or NIC, whichever fits."""
+def partial_cross_entropy(logits, labels, soft=None):
+    """Cross-entropy, where label 3 ("not ENT") puts its mass on CON or NIC, whichever fits, and a
+    row of ``soft`` (a target distribution; rows of zeros where a pair has none) replaces its label:
+    a soft target is learnt as its cross-entropy, which for a one-hot row is the hard label's."""
     import torch
 
     logp = torch.log_softmax(logits, dim=-1)
     exact = labels < 3
     picked = logp.gather(1, labels.clamp(max=2).unsqueeze(1)).squeeze(1)
     not_ent = torch.logsumexp(logp[:, 1:3], dim=-1)
-    return -torch.where(exact, picked, not_ent).mean()
+    hard = torch.where(exact, picked, not_ent)
+    if soft is None:
+        return -hard.mean()
+    has_soft = soft.sum(dim=-1) > 0
+    return -torch.where(has_soft, (soft * logp).sum(dim=-1), hard).mean()
+
+
+def soft_targets(batch: list[data.Pair]):
+    """The batch's soft targets as a tensor (zeros for a hard-labelled pair), or None when it has none."""
+    import torch
+
+    if all(p.soft is None for p in batch):
+        return None
+    return torch.tensor([p.soft or (0.0, 0.0, 0.0) for p in batch], dtype=torch.float32)
 
 
 def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_print):
@@ -174,7 +191,7 @@ def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_
         batch = [pairs[order.pop()] for _ in range(min(cfg.batch_size, len(order)))]
         enc = encoder.encode(tok, [p.claim for p in batch], [p.premise for p in batch])
         logits = model(**{k: torch.from_numpy(v) for k, v in enc.items()}).logits
-        loss = partial_cross_entropy(logits, torch.tensor([p.label for p in batch]))
+        loss = partial_cross_entropy(logits, torch.tensor([p.label for p in batch]), soft_targets(batch))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
