@@ -15,7 +15,8 @@ judges' readings and the signals the gate reads (:mod:`rt4chart_plugins.judges.r
 
 The gate's threshold is set by what it costs, not by what it catches: the gate P that a share
 ``--gate-share`` (0.2) of the claims of RAGTruth train answers exceeds, on a seeded sample of the
-rows whose source documents the trained judge's encoder never saw (its validation hold-out), so
+answers the trained judge's encoder never saw (its validation hold-out; their documents it saw
+through other answers, see ``training.data.in_holdout``), so
 that ``auto`` reads about a fifth of what ``local`` reads.
 
 The combination's threshold on P(ENT) is then fitted where its verdicts count, on answers: the

