@@ -303,9 +303,10 @@ def test_refit_keeps_the_model_and_refits_the_weights_and_threshold(tmp_path, ca
     assert "refitted" in capsys.readouterr().out
 
 
-def _label_line(claim, source="xsumfaith", group="xsumfaith:abc", probs=(0.2, 0.5, 0.3), model="reader-a"):
-    return json.dumps({"claim": claim, "premise": "The shop opens at 9 AM.", "source": source, "group": group,
-                       "probs": list(probs) if probs else None, "model": model, "gold": None, "id": claim})
+def _label_line(claim, source="xsumfaith", group="xsumfaith:abc", p_support=0.2, gold=None, model="reader-a"):
+    line = {"claim": claim, "premise": "The shop opens at 9 AM.", "source": source, "group": group,
+            "model": model, "gold": gold, "id": claim}
+    return json.dumps(line | ({"p_support": p_support, "probs": [p_support, 0.5, 0.5]} if p_support is not None else {}))
 
 
 def _held(holdout, wanted):
@@ -316,15 +317,19 @@ def _held(holdout, wanted):
 def test_reader_labels_are_soft_targets_without_wice_failed_reads_or_held_out_documents(tmp_path):
     kept, held = _held(0.5, False), _held(0.5, True)
     (tmp_path / "labels-000.jsonl").write_text("\n".join([
-        _label_line("kept", group=kept, probs=(2.0, 1.0, 1.0)),  # normalized to a distribution
+        _label_line("kind unknown", group=kept, p_support=0.7),
+        _label_line("gold NIC", group=kept, p_support=0.4, gold="NIC"),
+        _label_line("gold CON", group=kept, p_support=0.1, gold="CON"),
         _label_line("held out", group=held),
         _label_line("wice dev", source="wice", group="dev00001"),
-        _label_line("failed read", group=kept, probs=None),
+        _label_line("failed read", group=kept, p_support=None),
+        _label_line("not a probability", group=kept, p_support=float("nan")),
     ]) + "\n")
     pairs = data.reader_pairs(data_dir=None, holdout=0.5, folder=tmp_path)
-    assert [p.claim for p in pairs] == ["kept"]
-    assert pairs[0].soft == pytest.approx((0.5, 0.25, 0.25)) and pairs[0].label == 0
-    assert pairs[0].source == "reader/xsumfaith"
+    assert [p.claim for p in pairs] == ["kind unknown", "gold NIC", "gold CON"]
+    # the reader's support is learnt; the rest goes to the gold's kind, or to "not ENT" when unknown
+    assert [p.soft for p in pairs] == [pytest.approx(t) for t in ((0.7, 0, 0, 0.3), (0.4, 0, 0.6, 0), (0.1, 0.9, 0, 0))]
+    assert [p.label for p in pairs] == [0, 2, 1] and pairs[0].source == "reader/xsumfaith"
 
 
 def test_reader_labels_from_two_models_are_refused(tmp_path):
@@ -341,9 +346,10 @@ def test_a_soft_target_is_learnt_as_its_cross_entropy_and_a_one_hot_one_as_the_h
     logits = torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3], [1.0, -1.0, 0.0]])
     labels = torch.tensor([0, 3, 2])
     hard = partial_cross_entropy(logits, labels)
-    one_hot = torch.tensor([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # row 2 has no soft target
+    one_hot = torch.tensor([[1.0, 0, 0, 0], [0, 0, 0, 1.0], [0, 0, 0, 0]])  # the last row has no soft target
     assert partial_cross_entropy(logits, labels, one_hot).item() == pytest.approx(hard.item(), abs=1e-6)
-    soft = torch.tensor([[0.5, 0.25, 0.25], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    soft = torch.tensor([[0.5, 0.25, 0, 0.25], [0, 0, 0, 0], [0, 0, 0, 0]])
     logp = torch.log_softmax(logits, dim=-1)
-    expected = -((soft[0] * logp[0]).sum() + torch.logsumexp(logp[1, 1:], 0) + logp[2, 2]) / 3
+    not_ent = torch.logsumexp(logp[0, 1:], 0)
+    expected = -(0.5 * logp[0, 0] + 0.25 * logp[0, 1] + 0.25 * not_ent + torch.logsumexp(logp[1, 1:], 0) + logp[2, 2]) / 3
     assert partial_cross_entropy(logits, labels, soft).item() == pytest.approx(expected.item(), abs=1e-6)

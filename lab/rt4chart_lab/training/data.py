@@ -18,7 +18,7 @@ Sources (see lab/docs/training.md for licenses):
   phenomenon each, labels fixed by construction (:mod:`rt4chart_lab.contrastive.facts`).
 - ``reader``: the embedded LLM's readings of (claim, premise) pairs (``rt4chart label-reader``,
   committed under ``lab/rt4chart_lab/data/reader_labels``) as soft targets: the encoder learns the
-  reader's probabilities, not a gold label (:func:`reader_pairs`). WiCE dev pairs are left out
+  reader's P(supported), not a gold label (:func:`reader_pairs`). WiCE dev pairs are left out
   (WiCE dev is a benchmark), and so is every pair from a document the validation holds out.
 - ``records``: generated business records (RAGTruth's Data2txt has no train rows) with faithful,
   contradicted and absent verbalizations: short single-fact ones (:mod:`.synth`) and review-rich
@@ -71,9 +71,9 @@ class Pair(BaseModel):
     # threshold fit's span F1 (train.evaluate); 0 for every other pair
     chars: int = 0
     gold_chars: int = 0
-    # a soft target (P(ENT), P(CON), P(NIC)) that the loss uses instead of ``label``: the reader's
-    # readings (:func:`reader_pairs`); ``label`` is then its most likely class, for the counts only
-    soft: tuple[float, float, float] | None = None
+    # a soft target over the four labels (ENT, CON, NIC, not ENT) that the loss uses instead of
+    # ``label``: the reader's readings (:func:`reader_pairs`); ``label`` is then its likeliest, for the counts
+    soft: tuple[float, float, float, float] | None = None
 
 
 CountTokens = Callable[[list[str]], list[int]]
@@ -343,13 +343,30 @@ def reader_held_out(source: str, group: str, holdout: float, held_ragtruth: set[
     return in_holdout(group, holdout)
 
 
+def reader_target(p_support: float, gold: str | None) -> tuple[float, float, float, float] | None:
+    """The soft target of one reading: the reader's P(supported) on ENT, the rest on "not ENT".
+    Only its support reading is learnt. Its CON-versus-NIC split is not: on the labelled pairs it
+    puts more mass on CON than on NIC where the gold says NIC (0.48 against 0.23), and the encoder
+    already tells the two apart on RAGTruth (balanced accuracy 0.88). Where the source's gold
+    names the kind, the not-ENT mass goes to it; otherwise it is partial, as HaluEval's labels
+    are (:func:`~rt4chart_lab.training.train.partial_cross_entropy`). None for a non-finite P."""
+    if not 0.0 <= p_support <= 1.0:  # also NaN
+        return None
+    rest = 1.0 - p_support
+    if gold == "CON":
+        return (p_support, rest, 0.0, 0.0)
+    if gold == "NIC":
+        return (p_support, 0.0, rest, 0.0)
+    return (p_support, 0.0, 0.0, rest)
+
+
 def reader_pairs(*, data_dir: str | None, holdout: float, folder: Path = READER_LABELS) -> list[Pair]:
     """The reader's labelled pairs as soft targets, from one reader model only (mixing two would
     teach two teachers' calibrations at once), without WiCE dev and the validation's documents.
-    A line without probabilities (the read failed) is skipped."""
+    A line without a reading (the read failed) is skipped."""
     rows = [json.loads(line) for path in sorted(Path(folder).glob("labels-*.jsonl"))
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = [r for r in rows if r.get("probs") and r["source"] not in READER_EXCLUDED]
+    rows = [r for r in rows if r.get("p_support") is not None and r["source"] not in READER_EXCLUDED]
     models = {r["model"] for r in rows}
     if len(models) > 1:
         raise InvalidInput(f"reader labels from {len(models)} models ({', '.join(sorted(models))}); keep one")
@@ -361,12 +378,10 @@ def reader_pairs(*, data_dir: str | None, holdout: float, folder: Path = READER_
     for r in rows:
         if reader_held_out(r["source"], r["group"], holdout, held_ragtruth):
             continue
-        ent, con, nic = (max(0.0, float(x)) for x in r["probs"])
-        total = ent + con + nic
-        if not total > 0:
+        soft = reader_target(float(r["p_support"]), r.get("gold"))
+        if soft is None:
             continue
-        soft = (ent / total, con / total, nic / total)
-        out.append(Pair(claim=r["claim"], premise=r["premise"], label=max(range(3), key=soft.__getitem__),
+        out.append(Pair(claim=r["claim"], premise=r["premise"], label=max(range(4), key=soft.__getitem__),
                         source=f"reader/{r['source']}", group=r["group"], soft=soft))
     return out
 

@@ -140,8 +140,8 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
 
 def partial_cross_entropy(logits, labels, soft=None):
     """Cross-entropy, where label 3 ("not ENT") puts its mass on CON or NIC, whichever fits, and a
-    row of ``soft`` (a target distribution; rows of zeros where a pair has none) replaces its label:
-    a soft target is learnt as its cross-entropy, which for a one-hot row is the hard label's."""
+    row of ``soft`` (a target over the four labels; zeros where a pair has none) replaces its
+    label: it is learnt as its cross-entropy, which for a one-hot row is the hard label's."""
     import torch
 
     logp = torch.log_softmax(logits, dim=-1)
@@ -152,7 +152,8 @@ def partial_cross_entropy(logits, labels, soft=None):
     if soft is None:
         return -hard.mean()
     has_soft = soft.sum(dim=-1) > 0
-    return -torch.where(has_soft, (soft * logp).sum(dim=-1), hard).mean()
+    four = torch.cat([logp, not_ent.unsqueeze(1)], dim=-1)
+    return -torch.where(has_soft, (soft * four).sum(dim=-1), hard).mean()
 
 
 def soft_targets(batch: list[data.Pair]):
@@ -161,7 +162,7 @@ def soft_targets(batch: list[data.Pair]):
 
     if all(p.soft is None for p in batch):
         return None
-    return torch.tensor([p.soft or (0.0, 0.0, 0.0) for p in batch], dtype=torch.float32)
+    return torch.tensor([p.soft or (0.0, 0.0, 0.0, 0.0) for p in batch], dtype=torch.float32)
 
 
 def train_model(cfg: TrainConfig, pairs: list[data.Pair], tok, base: Path, log=_print):
