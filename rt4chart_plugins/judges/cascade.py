@@ -38,6 +38,7 @@ from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting
 from rt4chart_plugins.judges.reader import features
 from rt4chart_plugins.judges.reader.fitted import FIT_FILE, ReaderFit, load_fit
+from rt4chart_plugins.judges.trained.decision import label_of
 from rt4chart_plugins.types import Claim, Cost, Judgement, Label, ReaderSignals, Sentence
 
 
@@ -213,7 +214,7 @@ class CascadeJudge(Judge):
             ),
             features.conflict_features(con_minus_nic, p_compatible, j.signals.coverage),
         )
-        label = Label.ENT if p_ent >= self.fit.threshold else Label.CON if p_con >= p_nic else Label.NIC
+        label = label_of(p_ent, p_con, p_nic, self.fit.threshold)
         before = j.label
         j.signals = j.signals.model_copy(
             update={

@@ -25,6 +25,7 @@ from rt4chart_plugins.judges.llama import premise_read
 from rt4chart_plugins.judges.llama.judge import LlamaCppJudge
 from rt4chart_plugins.judges.reader import features
 from rt4chart_plugins.judges.reader.fitted import FIT_FILE, load_fit
+from rt4chart_plugins.judges.trained.decision import label_of
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
 
@@ -93,7 +94,7 @@ class PremiseJudge(Judge):
                 features.reader_support_features(p_support, p_compatible, cover, missing),
                 features.reader_conflict_features(p_compatible, cover),
             )
-            label = Label.ENT if p_ent >= self.fit.threshold else Label.CON if p_con >= p_nic else Label.NIC
+            label = label_of(p_ent, p_con, p_nic, self.fit.threshold)
             ranked = premise.ranked()
             for claim in group:
                 if label == Label.ENT:

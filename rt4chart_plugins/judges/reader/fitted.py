@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rt4chart_plugins.errors import ModelNotAvailable
 from rt4chart_plugins.judges.reader import features
-from rt4chart_plugins.judges.trained.decision import Logistic
+from rt4chart_plugins.judges.trained.decision import Logistic, split
 
 FIT_FILE = Path(__file__).with_name("fitted.json")
 
@@ -62,15 +62,11 @@ class ReaderFit(BaseModel):
 
     def combined(self, support: list[float], conflict: list[float]) -> tuple[float, float, float]:
         """(P(ENT), P(CON), P(NIC)) of a read claim from both judges' support and conflict features."""
-        return _three(self.support.prob(support), self.conflict.prob(conflict))
+        return split(self.support.prob(support), self.conflict.prob(conflict))
 
     def reader_alone(self, support: list[float], conflict: list[float]) -> tuple[float, float, float]:
         """(P(ENT), P(CON), P(NIC)) from the embedded LLM's readings alone."""
-        return _three(self.reader_support.prob(support), self.reader_conflict.prob(conflict))
-
-
-def _three(p_ent: float, share: float) -> tuple[float, float, float]:
-    return p_ent, (1.0 - p_ent) * share, (1.0 - p_ent) * (1.0 - share)
+        return split(self.reader_support.prob(support), self.reader_conflict.prob(conflict))
 
 
 @functools.lru_cache(maxsize=4)

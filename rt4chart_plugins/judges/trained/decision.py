@@ -24,6 +24,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rt4chart_plugins.types import Label
+
 #: the support model's inputs, in the order of its weights
 SUPPORT_FEATURES = ("p_ent", "coverage", "fact_missing")
 #: the conflict model's inputs, in the order of its weights
@@ -91,5 +93,17 @@ def decide(
 ) -> tuple[float, float, float]:
     """(P(ENT), P(CON), P(NIC)) for one (claim, premise) pair."""
     p_ent = decision.support.prob(support_features(logits, coverage, fact_missing))
-    share = decision.conflict.prob(conflict_features(logits, coverage))
-    return p_ent, (1.0 - p_ent) * share, (1.0 - p_ent) * (1.0 - share)
+    return split(p_ent, decision.conflict.prob(conflict_features(logits, coverage)))
+
+
+def split(p_ent: float, conflict: float) -> tuple[float, float, float]:
+    """(P(ENT), P(CON), P(NIC)) from P(ENT) and the share of the rest that is contradiction. Every
+    fitted decision of this form (the trained judge's, ``auto``'s combination, the premise read's)
+    splits the rest this way."""
+    return p_ent, (1.0 - p_ent) * conflict, (1.0 - p_ent) * (1.0 - conflict)
+
+
+def label_of(p_ent: float, p_con: float, p_nic: float, threshold: float) -> Label:
+    """The label read off the three probabilities the reason reports: ENT when P(ENT) reaches the
+    threshold, else the larger of P(CON) and P(NIC)."""
+    return Label.ENT if p_ent >= threshold else Label.CON if p_con >= p_nic else Label.NIC

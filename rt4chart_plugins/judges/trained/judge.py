@@ -23,7 +23,7 @@ from rt4chart_plugins.config import AtLeastOne, Finite, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import Rt4chartError
 from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
-from rt4chart_plugins.judges.trained.decision import decide, softmax
+from rt4chart_plugins.judges.trained.decision import decide, label_of, softmax
 from rt4chart_plugins.judges.trained.encoder import (
     MODEL_FILE,
     TOKENIZER_FILE,
@@ -265,7 +265,7 @@ class TrainedJudge(Judge):
         """One claim's (or one sentence's) judgement from its encoder logits and its premise. A
         CON's refuting sentence is chosen afterwards, sentence by sentence (:meth:`_cite`)."""
         (p_ent, p_con, p_nic), signals = self._read(loaded, claim.text, premise, lg)
-        label = Label.ENT if p_ent >= self.threshold else Label.CON if p_con >= p_nic else Label.NIC
+        label = label_of(p_ent, p_con, p_nic, self.threshold)
         scores = premise.scores
         ranked = premise.ranked()
         if label == Label.ENT:
