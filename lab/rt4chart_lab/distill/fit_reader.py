@@ -32,15 +32,13 @@ gets on rows it was not fitted on: the table in lab/docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
-import glob
-import json
 import random
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from rt4chart_lab.distill.reader_labels import DEFAULT_OUT
+from rt4chart_lab.distill.reader_labels import DEFAULT_OUT, read_labels, reader_model
 from rt4chart_lab.logistic import fit_binary
 from rt4chart_lab.metrics import auc
 
@@ -51,8 +49,7 @@ SWEEP = (0.3, 0.4, 0.5, 0.6, 0.7)
 
 
 def load_rows(folder: Path) -> list[dict]:
-    rows = [json.loads(line) for p in sorted(glob.glob(str(folder / "labels-*.jsonl"))) for line in open(p) if line.strip()]
-    return [r for r in rows if r.get("gold") and r["source"] != "wice"]
+    return [r for r in read_labels(folder) if r.get("gold") and r["source"] != "wice"]
 
 
 def with_encoder(rows: list[dict]) -> None:
@@ -236,9 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     from rt4chart_plugins.judges.reader.fitted import FIT_FILE, ReaderFit
 
     rows = load_rows(args.labels)
-    models = sorted({r["model"] for r in rows})
-    if len(models) != 1:
-        ap.error(f"the labels come from {len(models)} readers ({', '.join(models)}); fit one at a time")
+    try:
+        reader = reader_model(rows)
+    except ValueError as exc:
+        ap.error(str(exc))
     threshold = with_encoder(rows)
     mats = matrices(rows)
     print(report(rows, cross_validate(rows, mats, threshold, args.seed), threshold))
@@ -248,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     fit = ReaderFit(gate=gate.stored(f.GATE_FEATURES), gate_threshold=0.5,
                     support=support.stored(f.SUPPORT_FEATURES), conflict=conflict.stored(f.CONFLICT_FEATURES),
                     threshold=0.5, reader_support=alone.stored(f.READER_SUPPORT_FEATURES),
-                    reader_conflict=alone_conflict.stored(f.READER_CONFLICT_FEATURES), reader=models[0],
+                    reader_conflict=alone_conflict.stored(f.READER_CONFLICT_FEATURES), reader=reader,
                     fitted_on=f"{len(rows)} labelled pairs (RAGTruth train, extra/ and edits; no WiCE)")
     out = args.out or FIT_FILE
     out.write_text(fit.model_dump_json(indent=1) + "\n")

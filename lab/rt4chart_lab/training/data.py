@@ -49,6 +49,7 @@ from rt4chart_plugins.models import models_dir
 from rt4chart_plugins.claims import is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.data import records, synth
+from rt4chart_lab.distill.reader_labels import DEFAULT_OUT, read_labels, reader_model
 
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
@@ -325,8 +326,6 @@ def nli_pairs(n: int, *, data_dir: str | None, seed: int) -> list[Pair]:
             for p in mixture[:n]]
 
 
-#: where ``rt4chart label-reader`` commits its labels
-READER_LABELS = Path(__file__).resolve().parents[1] / "data" / "reader_labels"
 #: a benchmark's own pairs: never trained on
 READER_EXCLUDED = ("wice",)
 
@@ -360,16 +359,14 @@ def reader_target(p_support: float, gold: str | None) -> tuple[float, float, flo
     return (p_support, 0.0, 0.0, rest)
 
 
-def reader_pairs(*, data_dir: str | None, holdout: float, folder: Path = READER_LABELS) -> list[Pair]:
+def reader_pairs(*, data_dir: str | None, holdout: float, folder: Path | None = None) -> list[Pair]:
     """The reader's labelled pairs as soft targets, from one reader model only (mixing two would
     teach two teachers' calibrations at once), without WiCE dev and the validation's documents.
     A line without a reading (the read failed) is skipped."""
-    rows = [json.loads(line) for path in sorted(Path(folder).glob("labels-*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = [r for r in rows if r.get("p_support") is not None and r["source"] not in READER_EXCLUDED]
-    models = {r["model"] for r in rows}
-    if len(models) > 1:
-        raise InvalidInput(f"reader labels from {len(models)} models ({', '.join(sorted(models))}); keep one")
+    rows = [r for r in read_labels(folder or DEFAULT_OUT)
+            if r.get("p_support") is not None and r["source"] not in READER_EXCLUDED]
+    if rows:
+        reader_model(rows)
     held_ragtruth: set[str] = set()
     if any(r["group"].startswith("ragtruth:") for r in rows):
         held_ragtruth = {r.id.split("-", 1)[0] for r in load_ragtruth(resolve_data_dir(data_dir), split="train")
