@@ -42,10 +42,18 @@ from rt4chart_plugins.judges.trained.decision import label_of
 from rt4chart_plugins.types import Claim, Cost, Judgement, Label, ReaderSignals, Sentence
 
 
+#: the most sentences of one answer read by default. One read costs about what ``local`` spends on
+#: one sentence, so a cap of one keeps ``auto`` near a fifth of ``local``'s time on RAG answers of
+#: five sentences or more; on RAGTruth test-150 and the minimal pairs it changed no answer's
+#: verdict against no cap (lab/docs/benchmarks.md, "The cascade").
+MAX_READS = 1
+
+
 class CascadeJudge(Judge):
     """``gate_threshold``: the gate's P at or above which a claim is read (default: the fit's);
     ``budget``: the largest share of a request's judged units read (1: every gated one; 0: none,
-    the trained verifier alone); ``trained``: the trained verifier's options (``TrainedJudge``);
+    the trained verifier alone); ``max_reads``: the most units read in one request, whatever its
+    length (default :data:`MAX_READS`; ``None``: no cap); ``trained``: the trained verifier's options (``TrainedJudge``);
     ``model_path`` / ``model`` / ``n_threads``: the embedded LLM; ``cache``: the readings' cache
     (True: the default file, False: none, or a path); ``fit``: a fit file from ``rt4chart
     fit-reader`` instead of the shipped one."""
@@ -58,6 +66,7 @@ class CascadeJudge(Judge):
         *,
         gate_threshold: float | None = None,
         budget: float = 1.0,
+        max_reads: int | None = MAX_READS,
         trained: dict[str, Any] | None = None,
         model_path: str | Path | None = None,
         model: str | None = None,
@@ -67,6 +76,8 @@ class CascadeJudge(Judge):
     ):
         if not 0.0 <= budget <= 1.0:
             raise InvalidInput(f"budget must lie in [0, 1] (got {budget})")
+        if max_reads is not None and max_reads < 0:
+            raise InvalidInput(f"max_reads must be 0 or more (got {max_reads})")
         if gate_threshold is not None and not 0.0 <= gate_threshold <= 1.0:
             raise InvalidInput(f"gate_threshold must lie in [0, 1] (got {gate_threshold})")
         from rt4chart_plugins.judges.llama.premise_read import PremiseReader
@@ -75,17 +86,19 @@ class CascadeJudge(Judge):
         self.fit: ReaderFit = load_fit(Path(fit) if fit else FIT_FILE)
         self.gate_threshold = self.fit.gate_threshold if gate_threshold is None else gate_threshold
         self.budget = budget
+        self.max_reads = max_reads
         self.trained = TrainedJudge(**(trained or {}))
         self.reader = PremiseReader(model_path, model=model, n_threads=n_threads or max(1, os.cpu_count() or 1))
         self.cache = cache_from_setting(cache)
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return f"auto({self.trained.name}+{self.fit.reader},gate={self.gate_threshold:g},budget={self.budget:g})"
+        cap = "" if self.max_reads is None else f",max_reads={self.max_reads}"
+        return f"auto({self.trained.name}+{self.fit.reader},gate={self.gate_threshold:g},budget={self.budget:g}{cap})"
 
     def prepare(self) -> None:
         self.trained.prepare()
-        if self.budget > 0:
+        if self.budget > 0 and self.max_reads != 0:
             self.reader.load()
 
     def context_budget(self) -> int:
@@ -167,7 +180,10 @@ class CascadeJudge(Judge):
                 gated.append((p, text, premise))
         gated.sort(key=lambda g: -g[0])
         flagged: list[list[Judgement]] = []  # the verifier's ENT clauses of sentences the LLM flagged
-        for _p, text, premise in gated[: math.ceil(self.budget * len(units) - 1e-9)]:
+        reads = math.ceil(self.budget * len(units) - 1e-9)
+        if self.max_reads is not None:
+            reads = min(reads, self.max_reads)
+        for _p, text, premise in gated[:reads]:
             checkpoint()
             reading = self._read(text, premise.text, cost)
             before = [j.model_copy(deep=True) for j in units[text]]

@@ -216,6 +216,7 @@ JUDGES: dict[str, JudgeEntry] = {
             options={
                 "gate_threshold": Finite | None,
                 "budget": Finite,
+                "max_reads": AtLeastZero | None,
                 "trained": (Nested("trained"), None),
                 "model_path": _PATH,
                 "model": str | None,
@@ -240,6 +241,12 @@ JUDGES: dict[str, JudgeEntry] = {
                     "the largest share of an answer's judged sentences the embedded LLM reads "
                     "(default 1: all the gate sends)",
                     float,
+                ),
+                Flag(
+                    "--max-reads",
+                    "max_reads",
+                    "the most sentences of one answer the embedded LLM reads, the likeliest errors first",
+                    int,
                 ),
             ),
             # the trained verifier's clauses; the LLM reads the sentence a clause was judged within

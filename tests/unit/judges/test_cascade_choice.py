@@ -43,6 +43,7 @@ class ScriptedReader:
 
 
 def _auto(reading, tmp_path, **options) -> tuple[Verifier, ScriptedReader]:
+    options.setdefault("max_reads", None)  # these tests read both sentences unless they cap it
     judge = CascadeJudge(cache=tmp_path / "cache.sqlite", **options)
     judge.reader = ScriptedReader(reading)
     return Verifier(judge, decomposition="clauses"), judge.reader
@@ -63,6 +64,28 @@ def test_the_gate_sends_the_likeliest_errors_first_within_the_budget(tmp_path):
     gates = {c.text: c.signals.reader.gate for c in report.claims}
     assert len(reader.reads) == 1  # half of two sentences
     assert reader.reads[0] == max(gates, key=gates.get)
+
+
+def test_max_reads_caps_the_reads_of_an_answer_to_the_likeliest_errors(tmp_path):
+    auto, reader = _auto(lambda c: (0.5, 0.5), tmp_path, gate_threshold=0.0, max_reads=1)
+    report = auto.verify(CONTEXT, ANSWER)
+    gates = {c.text: c.signals.reader.gate for c in report.claims}
+    assert reader.reads == [max(gates, key=gates.get)]
+    assert [c.signals.reader.read for c in report.claims].count(True) == 1
+
+
+def test_by_default_auto_reads_one_sentence_of_an_answer(tmp_path):
+    judge = CascadeJudge(cache=tmp_path / "cache.sqlite", gate_threshold=0.0)
+    judge.reader = ScriptedReader(lambda c: (0.5, 0.5))
+    Verifier(judge, decomposition="clauses").verify(CONTEXT, ANSWER)
+    assert len(judge.reader.reads) == 1 and "max_reads=1" in judge.name
+
+
+def test_max_reads_zero_is_the_trained_verifier(tmp_path):
+    alone = Verifier("trained").verify(CONTEXT, ANSWER)
+    auto, reader = _auto(lambda c: (0.0, 0.0), tmp_path, gate_threshold=0.0, max_reads=0)
+    report = auto.verify(CONTEXT, ANSWER)
+    assert reader.reads == [] and [c.label for c in report.claims] == [c.label for c in alone.claims]
 
 
 def test_a_reading_can_flag_a_passed_claim_and_clear_a_flagged_one(tmp_path):
@@ -116,6 +139,11 @@ def test_a_flagged_sentence_keeps_the_clauses_that_hold_alone(tmp_path):
 def test_options_outside_zero_to_one_are_refused(options):
     with pytest.raises(InvalidInput, match="must lie in"):
         CascadeJudge(**options)
+
+
+def test_a_negative_max_reads_is_refused():
+    with pytest.raises(InvalidInput, match="max_reads"):
+        Verifier("auto", judge_kwargs={"max_reads": -1})
 
 
 def test_unknown_options_are_refused_with_the_nearest():
