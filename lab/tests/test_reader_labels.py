@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from rt4chart_lab.distill import reader_labels as rl
+from rt4chart_lab.distill.label_shards import LabelShards
 from rt4chart_lab.distill.gate_proxy import aligned_difference, gate_score
 from rt4chart_plugins.judges.llama.premise_read import PairReading
 
@@ -54,7 +55,7 @@ def test_order_is_deterministic_deduplicated_and_favours_the_gate():
 def test_labels_are_appended_in_shards_and_a_rerun_resumes(tmp_path):
     cands = rl.ordered(_cands(7))
     reader = Scripted()
-    shards = rl.LabelShards(tmp_path, shard_size=3)
+    shards = LabelShards(tmp_path, shard_size=3)
     assert rl.label(cands, shards, reader, model="scripted", limit=4, log=lambda m: None) == 4
     assert [p.name for p in shards.shards()] == ["labels-000.jsonl", "labels-001.jsonl"]
     rows = _lines(tmp_path)
@@ -63,7 +64,7 @@ def test_labels_are_appended_in_shards_and_a_rerun_resumes(tmp_path):
     assert rows[0]["model"] == "scripted" and rows[0]["premise"] == cands[0].premise
 
     again = Scripted()
-    assert rl.label(cands, rl.LabelShards(tmp_path, shard_size=3), again, model="scripted",
+    assert rl.label(cands, LabelShards(tmp_path, shard_size=3), again, model="scripted",
                     log=lambda m: None) == 3
     assert again.calls == [c.claim for c in cands[4:]]  # nothing read twice
     rows = _lines(tmp_path)
@@ -73,11 +74,11 @@ def test_labels_are_appended_in_shards_and_a_rerun_resumes(tmp_path):
 
 def test_a_line_cut_short_is_read_again_and_the_file_stays_valid(tmp_path):
     cands = rl.ordered(_cands(3))
-    rl.label(cands, rl.LabelShards(tmp_path), Scripted(), model="s", limit=1, log=lambda m: None)
+    rl.label(cands, LabelShards(tmp_path), Scripted(), model="s", limit=1, log=lambda m: None)
     shard = tmp_path / "labels-000.jsonl"
     shard.write_text(shard.read_text() + '{"id": "' + cands[1].id + '", "claim": "cut')  # killed mid-write
     reader = Scripted()
-    rl.label(cands, rl.LabelShards(tmp_path), reader, model="s", log=lambda m: None)
+    rl.label(cands, LabelShards(tmp_path), reader, model="s", log=lambda m: None)
     assert reader.calls == [cands[1].claim, cands[2].claim]
     assert sorted(r["id"] for r in _lines_valid(shard)) == sorted(c.id for c in cands)
 
@@ -96,7 +97,7 @@ def test_a_failing_pair_is_reported_and_skipped(tmp_path):
     cands = rl.ordered(_cands(3))
     messages: list[str] = []
     reader = Scripted(fail_on={cands[1].claim})
-    assert rl.label(cands, rl.LabelShards(tmp_path), reader, model="s", log=messages.append) == 2
+    assert rl.label(cands, LabelShards(tmp_path), reader, model="s", log=messages.append) == 2
     assert any("scripted failure" in m for m in messages)
     assert cands[1].id not in {r["id"] for r in _lines(tmp_path)}
 
@@ -150,5 +151,5 @@ def test_a_shard_replaced_under_the_job_keeps_every_later_line(tmp_path):
                 shard.write_text(text)
             return super().__call__(claim, premise)
 
-    rl.label(cands, rl.LabelShards(tmp_path), Replacing(), model="s", log=lambda m: None)
+    rl.label(cands, LabelShards(tmp_path), Replacing(), model="s", log=lambda m: None)
     assert sorted(r["id"] for r in _lines(tmp_path)) == sorted(c.id for c in cands)

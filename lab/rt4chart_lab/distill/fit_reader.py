@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rt4chart_lab.distill.reader_labels import DEFAULT_OUT, read_labels, reader_model
+from rt4chart_lab.distill.label_shards import DEFAULT_OUT, read_labels, reader_model
 from rt4chart_lab.logistic import fit_binary
 from rt4chart_lab.metrics import auc
 

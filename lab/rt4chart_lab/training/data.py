@@ -49,7 +49,7 @@ from rt4chart_plugins.models import models_dir
 from rt4chart_plugins.claims import is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.data import records, synth
-from rt4chart_lab.distill.reader_labels import DEFAULT_OUT, read_labels, reader_model
+from rt4chart_lab.distill.label_shards import DEFAULT_OUT, read_labels, reader_model
 
 LABELS = ("ENT", "CON", "NIC")
 NOT_ENT = 3  # a partial label: CON or NIC, unknown which
