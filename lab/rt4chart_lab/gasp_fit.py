@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from rt4chart_lab.data.datasets import RagTruthRow, load_ragtruth, resolve_data_dir
+from rt4chart_lab import jsonl
 from rt4chart_lab.metrics import auc
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.thresholds import balanced_threshold, best_threshold, standardization
@@ -68,14 +69,7 @@ def compute(detector: GaspDetector, rows: list[RagTruthRow], cache: Path, progre
     from tqdm import tqdm
 
     cache.parent.mkdir(parents=True, exist_ok=True)
-    done: dict[str, dict] = {}
-    if cache.exists():
-        for line in cache.read_text(encoding="utf-8").splitlines():
-            try:
-                rec = json.loads(line)
-                done[rec["id"]] = rec
-            except (ValueError, KeyError):
-                continue  # a line cut by an interruption
+    done = {rec["id"]: rec for rec in jsonl.records(cache)}  # a line cut by an interruption is skipped
     todo = [r for r in rows if r.id not in done]
     with open(cache, "a", encoding="utf-8") as out:
         for row in tqdm(todo, desc=f"gasp features ({detector.model})", unit="row", disable=not progress):

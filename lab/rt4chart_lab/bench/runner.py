@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rt4chart_lab import jsonl
 from rt4chart_plugins.types import Label, Report
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.claims import clause_spans
@@ -136,17 +137,7 @@ def oracle_record(row) -> dict:
 
 def load_records(path: Path) -> dict[str, dict]:
     """Records by id; a line cut by an interruption is ignored; a later line for an id wins."""
-    out: dict[str, dict] = {}
-    if not path.exists():
-        return out
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and "id" in rec:
-            out[str(rec["id"])] = rec
-    return out
+    return {str(rec["id"]): rec for rec in jsonl.records(path)}
 
 
 def _keep_ok(path: Path) -> set[str]:

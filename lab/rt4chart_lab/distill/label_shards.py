@@ -11,34 +11,22 @@ import json
 import os
 from pathlib import Path
 
+from rt4chart_lab import jsonl
+from rt4chart_plugins.errors import InvalidInput
+
 #: where the committed labels live
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "reader_labels"
 SHARD_SIZE = 400
 
 
-def shard_records(path: Path) -> list[dict]:
-    """The readings in one shard; a line cut short by a kill is skipped (its pair is read again)."""
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and "id" in record:
-            out.append(record)
-    return out
-
-
 def read_labels(folder: Path = DEFAULT_OUT) -> list[dict]:
     """Every reading committed in ``folder``'s shards, in shard order."""
-    return [r for path in sorted(Path(folder).glob("labels-*.jsonl")) for r in shard_records(path)]
+    return [r for path in sorted(Path(folder).glob("labels-*.jsonl")) for r in jsonl.records(path)]
 
 
 def reader_model(rows: list[dict]) -> str:
     """The one reader model ``rows`` were read by. Labels of two readers are refused: a fit or a
     training run over both would learn two calibrations at once."""
-    from rt4chart_plugins.errors import InvalidInput
-
     models = sorted({r["model"] for r in rows})
     if len(models) != 1:
         raise InvalidInput(f"reader labels from {len(models)} models ({', '.join(models)}); use one at a time")
@@ -55,9 +43,9 @@ class LabelShards:
         self._lines_in_last = 0
         self._last: Path | None = None
         for path in self.shards():
-            records = shard_records(path)
-            self.done.update(r["id"] for r in records)
-            self._last, self._lines_in_last = path, len(records)
+            read = jsonl.records(path)  # a line cut short by a kill is skipped: its pair is read again
+            self.done.update(r["id"] for r in read)
+            self._last, self._lines_in_last = path, len(read)
 
     def shards(self) -> list[Path]:
         return sorted(self.folder.glob("labels-*.jsonl"))

@@ -34,7 +34,6 @@ from pydantic import BaseModel
 from rt4chart_lab.distill.gate_proxy import gate_score
 from rt4chart_lab.distill.label_shards import DEFAULT_OUT, SHARD_SIZE, LabelShards
 
-#: where the labels are committed
 SOURCES = ("ragtruth", "contrastive", "wice")
 LABEL_NAMES = ("ENT", "CON", "NIC", "NOT_ENT")
 #: the premise budget and question policy of the shipped artifact (its manifest)
