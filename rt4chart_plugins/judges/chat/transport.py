@@ -11,6 +11,7 @@ down, and a total deadline per request (:func:`within`). A subclass says how one
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import weakref
 from abc import ABC, abstractmethod
@@ -27,10 +28,43 @@ T = TypeVar("T")
 
 @dataclass
 class ChatReply:
+    """One reply as every client hands it over. Clients differ: a message's content may be a list
+    of parts (``[{"type": "text", "text": …}]``) or None, and a server's usage counts may be
+    missing, negative or NaN. Read here once, so that what follows sees text and whole counts,
+    never a list where a string goes nor a NaN in :class:`~rt4chart_plugins.types.Cost`."""
+
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cut: bool = False  # the server says it stopped the reply early (OpenAI's finish_reason "length")
+
+    def __post_init__(self) -> None:
+        self.text = content_text(self.text)
+        self.prompt_tokens = token_count(self.prompt_tokens)
+        self.completion_tokens = token_count(self.completion_tokens)
+
+
+def content_text(content: object) -> str:
+    """A message's content as text: a string as is, a list of parts joined (each part a string,
+    or a mapping whose ``text`` is one), anything else empty."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        return "".join(content_text(p.get("text") if isinstance(p, dict) else p) for p in content)
+    text = getattr(content, "text", None)  # a client's own part object
+    return text if isinstance(text, str) else ""
+
+
+def token_count(value: object) -> int:
+    """A usage count as a whole number of at least 0; 0 when the server's is missing, negative,
+    not a whole number, NaN or infinite (a count that cannot be trusted is not counted)."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return max(value, 0)
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return max(int(value), 0)
+    return 0
 
 
 async def within(seconds: float | None, request: Awaitable[T]) -> T:

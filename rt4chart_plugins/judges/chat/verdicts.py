@@ -1,8 +1,10 @@
 """The claims and verdicts in a chat judge's parsed reply, as the pipeline's types.
 
 A reply's JSON is only loosely what was asked for: ids written as "3", "[3]" or "S3", labels as
-"contradicted", a lone verdict numbered wrongly, evidence left empty beside a reason that quotes
-the sentence. Every item that can be read is kept, and every one that cannot is dropped (its claim
+"contradicted", a lone verdict that names no claim, evidence left empty beside a reason that quotes
+the sentence. A verdict that names a claim other than the ones asked is never moved onto one of
+them: its number is the only tie between the verdict and a claim, and a wrong one means the judge
+judged something else. Every item that can be read is kept, and every one that cannot is dropped (its claim
 is asked again by the judge), so one bad item never costs the others their verdict.
 """
 
@@ -38,7 +40,13 @@ def claims_of(data: object, sentences: list[Sentence], holistic: bool) -> list[t
 
 
 def salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:
-    """Keep every verdict that validates; ignore the rest (their claims get asked again)."""
+    """Keep every verdict that validates; ignore the rest (their claims get asked again).
+
+    A verdict lands on the claim whose number it names, and only there. The one exception: when
+    one claim was asked and the verdict names no claim at all (no ``claim`` key, or a value that is
+    not a number), it is that claim's, since nothing else could be meant. One that names another
+    number (97, or the asked id off by one) is dropped, whatever was asked: taking it would put a
+    verdict about another statement, with its evidence, on this claim, and cache it."""
     items = data.get("verdicts") if isinstance(data, dict) else data if isinstance(data, list) else None
     if not isinstance(items, list):
         return []
@@ -49,8 +57,8 @@ def salvage_verdicts(data: object, claims: list[Claim]) -> list[Judgement]:
         if not isinstance(item, dict):
             continue
         cid = _as_int(next((item[k] for k in ("claim", "claim_id", "id") if k in item), None))
-        if single and cid not in wanted:
-            cid = claims[0].id  # a lone verdict for a lone claim, whatever number it carries
+        if single and cid is None and len(items) == 1:
+            cid = claims[0].id  # a lone verdict naming no claim, for a lone claim: nothing else is meant
         label = label_from_text(item.get("label"))
         if cid not in wanted or label is None or cid in out:
             continue
