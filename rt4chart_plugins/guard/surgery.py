@@ -228,15 +228,36 @@ def _drop(keep: list[bool], a: int, b: int) -> None:
 
 def _empty_lines(edit: Edit) -> None:
     """A line that had words and has none left goes with its line break (a list item's marker
-    with it)."""
+    with it), unless it closed a sentence begun on an earlier line that keeps words: then its
+    closing punctuation and its line break stay ("lasts 14 days;\nThe trial lasts 30 days.\nVerified"
+    without its second clause is "lasts 14 days.\nVerified", not "lasts 14 daysVerified")."""
     text, keep = edit.text, edit.keep
     start = 0
     for line in text.splitlines(keepends=True):
         end = start + len(line)
         had = _WORD.search(line)
         if had and not any(keep[i] and _WORD.match(text[i]) for i in range(start, end)):
-            _drop(keep, start, end)
+            body_end = start + len(line.rstrip("\r\n"))
+            closing = [i for i in range(start, body_end) if keep[i] and text[i] in _CLOSERS]
+            if closing and _open_before(edit, start):
+                _drop(keep, start, closing[0])
+                _drop(keep, closing[-1] + 1, body_end)
+            else:
+                _drop(keep, start, end)
         start = end
+
+
+#: the characters that close a sentence (and the quote or bracket after them)
+_CLOSERS = frozenset(".!?…\"'”’)]")
+
+
+def _open_before(edit: Edit, position: int) -> bool:
+    """Whether the text kept before ``position`` ends inside a sentence: its last kept character
+    (whitespace aside) is no sentence's closing punctuation."""
+    for i in range(position - 1, -1, -1):
+        if edit.keep[i] and not edit.text[i].isspace():
+            return edit.text[i] not in ".!?…"
+    return False
 
 
 def mark_after(edit: Edit, start: int, end: int, marker: str) -> None:

@@ -121,3 +121,12 @@ def test_the_output_is_the_answers_characters_in_order(text, data):
 def test_any_text_and_any_spans_never_crash(text, spans):
     out = drop(text, _sentences(text), spans).render()
     assert isinstance(out, str) and len(re.sub(r"\s", "", out)) <= len(re.sub(r"\s", "", text)) + 2
+
+
+def test_a_clause_on_a_line_of_its_own_leaves_the_sentence_closed_and_the_line_break():
+    answer = "The free trial lasts 14 days;\nThe trial lasts 30 days.\nVerified new users can extend it."
+    # sentencex reads the first two lines as one sentence: its second clause is the CON one
+    assert [answer[a:b] for a, b in split_sentences(answer)][0] == "The free trial lasts 14 days;\nThe trial lasts 30 days."
+    assert cut(answer, "The trial lasts 30 days") == "The free trial lasts 14 days.\nVerified new users can extend it."
+    assert cut(answer, "The free trial lasts 14 days") == "The trial lasts 30 days.\nVerified new users can extend it."
+    assert cut("A is here.\nB is there.\nC is too.", "B is there.") == "A is here.\nC is too."
