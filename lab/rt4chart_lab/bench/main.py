@@ -19,9 +19,10 @@ from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_lab.readout import ReadoutDetector
 from rt4chart_plugins.verifier import Verifier
 from rt4chart_lab import metrics
-from rt4chart_lab.data import pairs, records_dev
+from rt4chart_lab.data import first_user, pairs, records_dev
 from rt4chart_lab.data.datasets import load_extra, load_ragtruth, load_wice, resolve_data_dir, subset_ids
 from rt4chart_plugins.judges.llama.server import Endpoint, llama_server
+from rt4chart_lab.bench.first_user import evaluate_first_user
 from rt4chart_lab.bench.plot import write_plot
 from rt4chart_lab.bench.report import write_report
 from rt4chart_lab.bench.runner import RunStats, load_records, run_system
@@ -29,7 +30,9 @@ from rt4chart_lab.bench.systems import System, select
 
 
 #: what ``--dataset`` selects
-DATASETS = ("ragtruth", "wice", "records", "pairs", "extra")
+DATASETS = ("ragtruth", "wice", "records", "pairs", "first-user", "extra")
+#: the hand-written sets of the lab: no shared data, no splits, a subset is a file of item ids
+HAND_WRITTEN = {"pairs": "minimal pairs", "first-user": "first-user items"}
 
 
 def default_run_name(dataset: str, subset: str | None, split: str | None, limit: int | None) -> str:
@@ -39,6 +42,21 @@ def default_run_name(dataset: str, subset: str | None, split: str | None, limit:
     if limit:
         name += f"-n{limit}"
     return name
+
+
+def _hand_written(dataset: str, rows: list, subset: str | None, split: str | None, limit: int | None) -> list:
+    """The chosen rows of a hand-written set: all, or those a file of ids names (a slice for slow
+    judges, in the file's order); then the first ``limit``."""
+    what = HAND_WRITTEN[dataset]
+    if split:
+        raise InvalidInput(f"the {what} have no splits")
+    if subset not in (None, "all"):
+        by_id = {r.id: r for r in rows}
+        ids = subset_ids(Path("."), subset)
+        if unknown := [i for i in ids if i not in by_id]:
+            raise InvalidInput(f"subset {subset}: {len(unknown)} ids are not {what}, e.g. {unknown[0]!r}")
+        rows = [by_id[i] for i in ids]
+    return rows[:limit]
 
 
 def _check_run_meta(run_dir: Path, meta: dict) -> None:
@@ -70,18 +88,12 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         root: Path | str = "(generated: rt4chart_lab.data.records_dev)"
         rows: list = records_dev.rows(subset if subset in records_dev.SUBSETS else "dev")[:limit]
     elif dataset == "pairs":  # hand-written, in the lab: no shared data needed
-        if split:
-            raise InvalidInput("the minimal pairs have no splits")
         root = str(pairs.PATH)
-        chosen_rows = pairs.load_pairs()
-        if subset not in (None, "all"):  # a file of item ids: a slice for slow judges, in the file's order
-            by_id = {r.id: r for r in chosen_rows}
-            ids = subset_ids(Path("."), subset)
-            if unknown := [i for i in ids if i not in by_id]:
-                raise InvalidInput(f"subset {subset}: {len(unknown)} ids are not minimal pairs, e.g. {unknown[0]!r}")
-            chosen_rows = [by_id[i] for i in ids]
-        chosen_rows = chosen_rows[:limit]
+        chosen_rows = _hand_written(dataset, pairs.load_pairs(), subset, split, limit)
         rows = chosen_rows + pairs.with_question_dropped(chosen_rows)
+    elif dataset == "first-user":  # hand-written, in the lab, held out: never trained or tuned on
+        root = str(first_user.PATH)
+        rows = _hand_written(dataset, first_user.load_first_user(), subset, split, limit)
     elif dataset == "ragtruth":
         root = resolve_data_dir(data_dir)
         rows = load_ragtruth(root, subset, split=split, limit=limit)
@@ -95,7 +107,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
             raise InvalidInput("WiCE has one split (dev); drop --split")
         root = resolve_data_dir(data_dir)
         rows = load_wice(root, subset, limit=limit)
-    scored_as = dataset if dataset in ("wice", "pairs") else "ragtruth"  # records and extra have RAGTruth's row form
+    # records and extra have RAGTruth's row form
+    scored_as = dataset if dataset in ("wice", "pairs", "first-user") else "ragtruth"
     chosen = select(systems, scored_as)
     judge_kwargs = judge_kwargs or {}
     base_config = base_config or {}
@@ -125,7 +138,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
                                     progress=progress, endpoint=endpoint))
             preds = load_records(path)
             judges.update(p.get("judge") for r in rows if (p := preds.get(r.id)) and p.get("judge") not in (None, "none"))
-            evaluate = {"ragtruth": metrics.evaluate_ragtruth, "wice": metrics.evaluate_wice, "pairs": metrics.evaluate_pairs}
+            evaluate = {"ragtruth": metrics.evaluate_ragtruth, "wice": metrics.evaluate_wice,
+                        "pairs": metrics.evaluate_pairs, "first-user": evaluate_first_user}
             results[system.name] = evaluate[scored_as](rows, preds)
             results[system.name]["description"] = system.description
             # the process's peak resident memory so far (the embedded judge runs in-process)
@@ -181,9 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--dataset", choices=list(DATASETS), default="ragtruth",
                    help="records: hand-written answers about generated business records (a Data2txt-style dev "
                         "set; --subset dev, blind or both); pairs: hand-written minimal pairs (never trained on); "
+                        "first-user: hand-written answers over everyday contexts, per group (invented facts, "
+                        "abstentions, paraphrases; held out, never trained on); "
                         "extra: the human-annotated sets of extra/, to choose candidates on")
     b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
-                                    "WiCE default: all claims; pairs: all items; extra: a set's name, several "
+                                    "WiCE default: all claims; pairs, first-user: all items; extra: a set's name, several "
                                     "comma-separated, or all)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
     b.add_argument("--limit", type=int, help="only the first N selected rows (extra: a seeded sample of N rows of "

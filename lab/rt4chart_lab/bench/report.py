@@ -118,10 +118,49 @@ def pairs_markdown(summary: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def first_user_markdown(summary: dict) -> str:
+    from rt4chart_lab.bench.first_user import PREDICTED, TARGETS
+    from rt4chart_lab.data.first_user import HALLUCINATED
+
+    systems = summary["systems"]
+
+    def share(block: dict | None) -> str:
+        return f"{_f(block['share'])} ({block['right']}/{block['n']})" if block else "–"
+
+    def target(name: str) -> str:
+        return f"≥ {TARGETS[name]:.2f}" if name in TARGETS else ""
+
+    lines = [f"### First-user set — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
+    lines += _table(
+        ["system", "n", "unjudged", "invented facts caught", "halluc. vs faithful", "balanced acc",
+         "halluc. flagged", "faithful kept", "answers/s", *COST_HEADER],
+        [[name, m["n"], m["unjudged"], share(m["invented_caught"]), _f(m["binary_accuracy"]),
+          _f(m["balanced_accuracy"]), share(m["hallucinated_flagged"]), share(m["faithful_kept"]),
+          _f(m["cost"].get("answers_per_s"), 1), *_cost_cells(m)] for name, m in systems.items()],
+    )
+    lines += ["", "Per group, the share right: flagged (CON or NIC) for a hallucinated group, not flagged "
+              "(ENT or no claims) for a faithful one. Targets are the default judge's:", ""]
+    groups = list(dict.fromkeys(g for m in systems.values() for g in m["by_group"]))
+    rows = [[g, next(m["by_group"][g]["n"] for m in systems.values() if g in m["by_group"]),
+             "flagged" if g in HALLUCINATED else "not flagged",
+             target(g), *(share(m["by_group"].get(g)) for m in systems.values())] for g in groups]
+    rows.append(["**invented facts caught**", next(iter(systems.values()))["invented_caught"]["n"] if systems else 0,
+                 "flagged", target("invented facts caught"), *(share(m["invented_caught"]) for m in systems.values())])
+    rows.append(["**halluc. vs faithful**", next(iter(systems.values()))["n"] if systems else 0, "either",
+                 target("hallucinated vs faithful"), *(_f(m["binary_accuracy"]) for m in systems.values())])
+    lines += _table(["group", "n", "right when", "target", *systems], rows)
+    lines += ["", "Gold label (rows) vs. the answer's predicted label (columns):", ""]
+    lines += _table(["system", "gold", *PREDICTED],
+                    [[name, g, *(m["confusion"][g][p] for p in PREDICTED)]
+                     for name, m in systems.items() for g in ("ENT", "NONE", "CON", "NIC") if g in m["confusion"]])
+    return "\n".join(lines) + "\n"
+
+
 def write_report(run_dir: Path, summary: dict) -> str:
     """Write ``summary.json`` and ``table.md`` into ``run_dir``; return the Markdown."""
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    md = {"wice": wice_markdown, "pairs": pairs_markdown}.get(summary["meta"]["dataset"], ragtruth_markdown)(summary)
+    md = {"wice": wice_markdown, "pairs": pairs_markdown, "first-user": first_user_markdown}.get(
+        summary["meta"]["dataset"], ragtruth_markdown)(summary)
     (run_dir / "table.md").write_text(md, encoding="utf-8")
     return md

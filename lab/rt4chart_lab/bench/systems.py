@@ -55,7 +55,8 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (
 
 DEFAULT_SYSTEMS = {"ragtruth": ["rt4chart", "rt4chart-no-global", "rt4chart-sentence", "flag-all"],
                    "wice": ["rt4chart", "rt4chart-no-global", "flag-all"],
-                   "pairs": ["rt4chart", "flag-all"]}
+                   "pairs": ["rt4chart", "flag-all"],
+                   "first-user": ["rt4chart", "flag-all"]}
 
 
 def select(names: str | None, dataset: str) -> list[System]:
@@ -64,7 +65,7 @@ def select(names: str | None, dataset: str) -> list[System]:
     unknown = [n for n in wanted if n not in SYSTEMS]
     if unknown:
         raise InvalidInput(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
-    if dataset in ("wice", "pairs") and "oracle" in wanted:
-        raise InvalidInput(f"the oracle reads RAGTruth-style span labels; {'WiCE' if dataset == 'wice' else 'minimal-pair'} "
-                           "rows have none")
+    if dataset in ("wice", "pairs", "first-user") and "oracle" in wanted:
+        kind = {"wice": "WiCE", "pairs": "minimal-pair", "first-user": "first-user"}[dataset]
+        raise InvalidInput(f"the oracle reads RAGTruth-style span labels; {kind} rows have none")
     return [SYSTEMS[n] for n in dict.fromkeys(wanted)]
