@@ -11,6 +11,7 @@
     rt4chart guard --context FILE --answer "..." [--policy drop|flag|refuse] [--cite]   # what a user may see
     rt4chart model export hf:REPO|hf:FOLDER [--int8]    # a Hugging Face verifier as ONNX
     rt4chart verify --method gasp [--scorer NAME] --context FILE --answer "..."   # GASP instead
+    rt4chart examples [FOLDER]                          # the docs' example files, from the package
 
 The lab (``pip install -e lab`` from a checkout) adds its commands through the
 ``rt4chart.commands`` entry points: ``bench``, ``train-verifier``, ``gasp-fit``, ``bench-combine``,
@@ -117,6 +118,15 @@ def cmd_schema(_args: argparse.Namespace) -> int:
     from rt4chart_plugins.types import Report
 
     print(json.dumps(Report.model_json_schema(), indent=2))
+    return 0
+
+
+def cmd_examples(args: argparse.Namespace) -> int:
+    from rt4chart_plugins import examples
+
+    written = examples.copy(args.folder)  # FileExistsError (an OSError): exit 2, naming the file
+    if not args.quiet:
+        print("\n".join(map(str, written)))
     return 0
 
 
@@ -260,6 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", help="export: the folder to write (default the model folder's onnx/)")
     m.add_argument("-q", "--quiet", action="store_true")
     m.set_defaults(func=cmd_model)
+
+    e = sub.add_parser("examples", help="write the docs' example files (shipped in the package) into a folder")
+    e.add_argument(
+        "folder",
+        nargs="?",
+        default="examples",
+        help="where (default ./examples): policy/context.txt, policy/answer.txt, samples.jsonl, diff/*.jsonl; "
+        "a file already there with other content is refused",
+    )
+    e.add_argument("-q", "--quiet", action="store_true", help="do not list the files")
+    e.set_defaults(func=cmd_examples)
 
     # listed for --help only: main() hands everything after their name to their own main()
     for name, ep in lab_commands().items():

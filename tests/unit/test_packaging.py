@@ -23,6 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "rt4chart_plugins", "adapters")
 #: data files the package opens at run time, as ``package_data`` ships them
 DATA = ("*.onnx", "*.json", "py.typed")
+#: the docs' examples, shipped in ``rt4chart_plugins/examples/`` (read with ``examples.read``) and
+#: kept in a checkout where its tests and scripts read them: each pair must hold the same bytes
+EXAMPLES = {"policy/context.txt": "examples/policy/context.txt", "policy/answer.txt": "examples/policy/answer.txt",
+            "samples.jsonl": "docs/samples.jsonl", "diff/before.jsonl": "examples/diff/before.jsonl",
+            "diff/after.jsonl": "examples/diff/after.jsonl"}
 
 
 def expected_files() -> set[str]:
@@ -36,7 +41,7 @@ def expected_files() -> set[str]:
                 continue
             if path.suffix == ".py" or any(path.match(p) for p in DATA):
                 out.add(f"{installed}/{path.relative_to(base).as_posix()}")
-    return out
+    return out | {f"rt4chart_plugins/examples/{name}" for name in EXAMPLES}
 
 
 def build(hook: str, source: Path, out: Path) -> Path:
@@ -108,3 +113,31 @@ def test_the_wheel_and_the_sdist_carry_the_mit_license(source_copy, wheel, tmp_p
     sdist = build("build_sdist", source_copy, tmp_path / "sdist")
     with tarfile.open(sdist) as tf:
         assert any(m.name.endswith("/LICENSE") for m in tf.getmembers())
+
+
+def test_the_wheel_ships_the_docs_examples_the_same_as_the_checkout(wheel):
+    """The README's first block read ``examples/policy/*.txt`` and the docs ``docs/samples.jsonl``,
+    which the wheel did not ship: a pip user got FileNotFoundError on the first thing they tried.
+    The wheel now holds them, byte for byte the checkout's, and ``examples.read`` returns them."""
+    from rt4chart_plugins import examples
+
+    assert set(examples.FILES) == set(EXAMPLES)
+    with zipfile.ZipFile(wheel) as zf:
+        for name, checkout in EXAMPLES.items():
+            shipped = zf.read(f"rt4chart_plugins/examples/{name}")
+            assert shipped == (ROOT / checkout).read_bytes(), f"{checkout} and the package's examples/{name} differ"
+            assert examples.read(name).encode() == shipped
+    with pytest.raises(ValueError, match="policy/context.txt"):  # a wrong name lists the right ones
+        examples.read("context.txt")
+
+
+def test_examples_copy_writes_the_files_and_refuses_to_overwrite_other_content(tmp_path):
+    from rt4chart_plugins import examples
+
+    written = examples.copy(tmp_path / "ex")
+    assert sorted(p.relative_to(tmp_path / "ex").as_posix() for p in written) == sorted(EXAMPLES)
+    assert examples.copy(tmp_path / "ex") == written  # the same files again: nothing to do
+    (tmp_path / "ex" / "samples.jsonl").write_text("mine\n")
+    with pytest.raises(FileExistsError, match="samples.jsonl"):
+        examples.copy(tmp_path / "ex")
+    assert (tmp_path / "ex" / "samples.jsonl").read_text() == "mine\n"  # left alone
