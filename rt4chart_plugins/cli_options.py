@@ -16,6 +16,10 @@ from rt4chart_plugins.config import Decomposition
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags, options_from_flags
 
+#: the product's words for a registry flag whose own help names a lab command, which a pip install
+#: does not have (``--help`` names no lab command)
+CLI_HELP = {("--model-path", "trained"): "a verifier's artifact folder (model.onnx, tokenizer.json, manifest.json)"}
+
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
     """The judge and pipeline flags, shared with the lab's ``rt4chart bench``. The judge flags are
@@ -37,7 +41,7 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
         first = takers[0][1]
         by_help: dict[str, list[str]] = {}
         for e, f in takers:
-            by_help.setdefault(f.help, []).append(e.name)
+            by_help.setdefault(CLI_HELP.get((flag, e.name), f.help), []).append(e.name)
         helps = "; ".join(f"{', '.join(names)} judge: {text}" for text, names in by_help.items())
         if first.negatable:
             g.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=helps)
@@ -60,7 +64,12 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
         help="W, context sentences per local window (default: the judge's; 25 for LLM judges, "
         "the whole context for the trained verifier)",
     )
-    g.add_argument("--window-overlap", type=int, default=10)
+    g.add_argument(
+        "--window-overlap",
+        type=int,
+        default=10,
+        help="O, context sentences shared by consecutive windows, below W (default: 10)",
+    )
     g.add_argument("--no-global", action="store_true", help="skip the global verification pass")
     g.add_argument(
         "--deadline",
