@@ -110,3 +110,45 @@ def test_the_prompt_is_the_premise_reads_support_prompt():
     assert text.endswith("<|im_start|>assistant\n") and ASK_SUPPORT in text
     assert ps.model_folder(ps.DEFAULT_CACHE, "llama.cpp:qwen:abc").name == "llama.cpp_qwen_abc"
 
+
+# ---- the probe's fit (rt4chart reader-probe), on synthetic states --------------------------------
+
+
+def _synthetic(n: int = 600, d: int = 40, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    hidden = rng.normal(size=(n, d))
+    signal = hidden[:, :5].sum(axis=1)
+    y = signal + rng.normal(size=n) * 0.5 > 0
+    free = (signal + rng.normal(size=n) * 3.0)[:, None]  # a weak zero-shot reading of the same signal
+    groups = [f"g{i // 3}" for i in range(n)]
+    return hidden, free, y, groups
+
+
+def test_auc_matches_the_lab_metric_with_ties():
+    from rt4chart_lab.metrics import auc
+    from rt4chart_lab.readout import pair_probe as pp
+
+    rng = np.random.default_rng(1)
+    scores, labels = np.round(rng.random(300), 1), rng.random(300) > 0.6
+    assert pp.auc(scores, labels) == pytest.approx(auc(list(scores), list(labels)))
+    assert np.isnan(pp.auc(scores, np.zeros(300, dtype=bool)))
+
+
+def test_the_probe_folds_into_one_linear_map_and_beats_a_weak_reading():
+    from rt4chart_lab.readout import pair_probe as pp
+
+    hidden, free, y, groups = _synthetic()
+    probe = pp.Basis(hidden, 16).fit(16, free, y, 1.0)
+    w, b = probe.linear()
+    folded = 1 / (1 + np.exp(-(np.hstack([hidden, free]) @ w + b)))
+    assert np.allclose(folded, probe.prob(hidden, free), atol=1e-9)
+
+    folds = pp.group_folds(groups, 5, 0)
+    oof, chosen = pp.probe_oof(hidden, free, y, groups, folds, 0, log=lambda m: None, components=(4, 16),
+                               l2s=(0.1, 10.0))
+    assert len(chosen) == 5 and {c["k"] for c in chosen} <= {4, 16}
+    assert pp.auc(oof, y) > pp.auc(free[:, 0], y) + 0.05
+    for f in range(5):  # no group is split across folds
+        assert not {g for g, k in zip(groups, folds) if k == f} & {g for g, k in zip(groups, folds) if k != f}
+    lo, hi = pp.bootstrap_difference(oof, free[:, 0], y, groups, 100, 0)
+    assert 0 < lo < hi
