@@ -46,6 +46,7 @@ class DecomposeResult(BaseModel):
 
     claims: list[tuple[int, str]] = Field(default_factory=list)
     failed: dict[int, str] = Field(default_factory=dict)  # sentence id → error
+    notes: list[str] = Field(default_factory=list)  # how the claims were made, when not as asked (the report's notes)
 
 
 class Judge(ABC):

@@ -41,6 +41,7 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
                 part.failed = f"no claim could be judged: {exc}"
                 return part
         pairs = list(result.claims)
+        part.notes.extend(result.notes)
         if mode != "holistic":
             covered = {sid for sid, _ in pairs}
             for s in checkable:

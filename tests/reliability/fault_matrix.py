@@ -85,7 +85,8 @@ class Fault:
     fault: Callable | None  # None: nobody listens on the port
     expect: str  # "same": the clean run's reports; "unjudged": rows partial/failed with a readable
     # error; "failed": every row failed with its reason; "nic": every claim NIC (an ENT without
-    # existing evidence); "stopped": JudgeUnavailable
+    # existing evidence); "stopped": JudgeUnavailable; "clauses": every row verified on the answer's
+    # clauses, a note saying so (a decomposition that cannot be read)
     max_attempts: int | None = None  # the most requests the endpoint may see
     max_seconds: float | None = None  # the longest the batch may take (a deadline must cut a hang)
     says: str | None = None  # what every unjudged claim's or failed row's error, or the stop's, must say
@@ -118,7 +119,7 @@ FAULTS: list[Fault] = [
     Fault("truncated JSON", every_verify(_cut), "unjudged", says="cut off"),
     Fault("cut off at max_tokens (finish_reason length)", every_verify(lambda p: Act(finish_reason="length")),
           "unjudged", says="cut off"),
-    Fault("truncated decomposition", every_decompose(_cut), "failed", says="cut off"),
+    Fault("truncated decomposition", every_decompose(_cut), "clauses", 3 * len(ROWS)),
     Fault("wrong keys", every_verify(lambda p: Act(content='{"results": [{"id": 0, "verdict": "ENT"}]}')), "unjudged"),
     Fault("unknown labels", every_verify(lambda p: Act(content='{"verdicts": [{"claim": 0, "label": "MAYBE"}, '
                                                                '{"claim": 1, "label": "PROBABLY"}]}')), "unjudged"),
@@ -235,6 +236,9 @@ def check(outcome: Outcome, clean: list[Report] | None) -> list[str]:
     elif f.expect == "failed":
         if any(r.state != "failed" or r.claims or not r.error for r in outcome.reports):
             problems.append("a row not failed with its reason, or with claims made up from a cut reply")
+    elif f.expect == "clauses":
+        if any(r.state != "verified" or not any("clauses" in n for n in r.notes) for r in outcome.reports):
+            problems.append("a row not verified on the answer's clauses, or without the note saying so")
     elif f.expect == "nic":
         if any(c.label is None or c.label.value != "NIC" or c.evidence for r in outcome.reports for c in r.claims):
             problems.append("a claim kept a label without existing evidence")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rt4chart_plugins.claims import clause_claims
 from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.errors import InvalidReply, JudgeError
 from rt4chart_plugins.judges import prompts
@@ -86,10 +87,13 @@ class ChatJudge(ChatTransport, Judge):
     # ---- decomposition ---------------------------------------------------------------------
 
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
-        """The claims of the sentences. A reply cut off or without a claim list is asked again,
-        then raises :class:`InvalidReply`: the row fails, since a cut claim ("The sto") would be
-        judged as if the answer had said it. An endpoint that failed after its retries leaves each
-        sentence to be kept whole (:func:`rt4chart_plugins.pipeline.claims.decompose`)."""
+        """The claims of the sentences. A reply cut off or without a claim list is asked again;
+        if it still cannot be read, the claims are the sentences' clauses, split by rule as for
+        the trained verifier (:func:`rt4chart_plugins.claims.clause_claims`), and a note says so:
+        a small model that writes no JSON costs the row its LLM claims, not its verdicts. Nothing
+        of an unreadable reply is used, since a cut claim ("The sto") would be judged as if the
+        answer had said it. An endpoint that failed after its retries leaves each sentence to be
+        kept whole (:func:`rt4chart_plugins.pipeline.claims.decompose`)."""
         system = prompts.DECOMPOSE_HOLISTIC_SYSTEM if holistic else prompts.DECOMPOSE_SYSTEM
         user = prompts.decompose_user(sentences)
         result = DecomposeResult()
@@ -109,9 +113,12 @@ class ChatJudge(ChatTransport, Judge):
                 result.claims = claims_of(answer.data, sentences, holistic) or []
                 return result
             problem = answer.problem
-        raise InvalidReply(
-            f"{self.name}: the decomposition could not be read ({problem}; asked {REPLY_ATTEMPTS} times)"
+        result.claims = clause_claims(sentences)
+        result.notes.append(
+            f"{self.name}: the decomposition could not be read ({problem}; asked {REPLY_ATTEMPTS} times): "
+            "the claims are the answer's clauses, split by rule"
         )
+        return result
 
     # ---- verification ----------------------------------------------------------------------
 

@@ -94,3 +94,21 @@ def test_usage_that_is_not_a_count_is_not_counted(bad):
     assert cost.prompt_tokens == want and not math.isnan(cost.prompt_tokens)
     assert Cost.model_validate_json(cost.model_dump_json()) == cost
 
+
+def test_a_decomposition_that_cannot_be_read_falls_back_to_the_clauses_and_says_so():
+    """19 of 48 rows failed with "the decomposition could not be read" on a small local model."""
+    from rt4chart_plugins import Verifier
+    from rt4chart_plugins.claims import clause_claims
+
+    answer = [Sentence(id=0, text="The trial lasts 30 days, and all users can extend it.", start=0, end=53)]
+    judge = Replay(["Sure! Here are the claims: the trial", "no JSON again"], cache=False)
+    result = asyncio.run(judge.decompose(answer, holistic=False, cost=Cost()))
+    assert result.claims == clause_claims(answer) and len(result.claims) == 2 and not result.failed
+    assert "could not be read" in result.notes[0] and "clauses" in result.notes[0]
+
+    verdicts = '{"verdicts":[{"claim":0,"label":"CON","evidence":[0]},{"claim":1,"label":"NIC","evidence":[]}]}'
+    judge = Replay(["not json", "still not json", verdicts], cache=False)
+    report = Verifier(judge, decomposition="llm", global_verification=False, sub_sentence_spans=False).verify(
+        context="The free trial lasts 14 days.", answer=answer[0].text)
+    assert report.state == "verified" and [c.label.value for c in report.claims] == ["CON", "NIC"]
+    assert any("clauses" in n for n in report.notes)
