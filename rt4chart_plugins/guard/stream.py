@@ -2,8 +2,8 @@
 
 A model writes its answer a token at a time; a user should not wait for the whole of it, nor see a
 sentence before it is judged. :class:`StreamGuard` takes the answer's text as it comes
-(:meth:`~StreamGuard.push`), hands back each run of whole sentences to verify once the next
-sentence has begun, and, given its report (:meth:`~StreamGuard.judged`), the text that may be
+(:meth:`~StreamGuard.push`), hands out each sentence to verify once the next one has begun
+(:meth:`~StreamGuard.next_piece`), and, given its report (:meth:`~StreamGuard.judged`), the text that may be
 shown now. A framework's guard only feeds it text and verifies what it asks for: the drivers
 :func:`guard_stream` (sync) and :func:`aguard_stream` (async) do that loop for any iterable.
 
@@ -75,18 +75,21 @@ class StreamGuard:
 
     # -- while it streams ---------------------------------------------------------------------
 
-    def push(self, chunk: object) -> str | None:
-        """Add a chunk of the answer; the next run of whole sentences to verify (from the first
-        sentence not yet judged to the start of the one being written), or None."""
+    def push(self, chunk: object) -> None:
+        """Add a chunk of the answer (a chunk that is no text is refused)."""
         if not isinstance(chunk, str):
             raise InvalidInput(f"the guard streams an answer's text: got a chunk of type {type(chunk).__name__}")
         self.answer += chunk
+
+    def next_piece(self) -> str | None:
+        """The next whole sentence to verify (one that the next sentence has begun after), or
+        None: one at a time, so that the first is shown one judgement after it ends."""
         if self.refused or self.failed is not None:
             return None
         spans = split_sentences(self.answer[self.done :])
         if len(spans) < 2:
             return None
-        return self._hand_out(self.done + spans[-1][0])
+        return self._hand_out(self.done + spans[1][0])
 
     def rest(self) -> str | None:
         """At the end of the stream (or when it was cut: only a sentence that ended), what is
@@ -108,7 +111,7 @@ class StreamGuard:
         return core
 
     def judged(self, report: Report) -> str:
-        """The report of the piece :meth:`push` or :meth:`rest` handed out last; the text to show
+        """The report of the piece :meth:`next_piece` or :meth:`rest` handed out last; the text to show
         now (empty: nothing yet). A piece that could not be verified raises under
         ``on_error="raise"``; else it and the rest of the answer go unjudged."""
         start, core = self._next
@@ -289,9 +292,10 @@ def guard_stream(
         except Exception as exc:  # noqa: BLE001 - the stream failed mid-answer: what was judged, then the error
             guard.cut = exc
             break
-        piece = guard.push(chunk)
-        if piece is not None and (out := guard.judged(verify(piece))):
-            yield out
+        guard.push(chunk)
+        while (piece := guard.next_piece()) is not None:
+            if out := guard.judged(verify(piece)):
+                yield out
     if guard.cut is None and finish is not None:
         finish()
     piece = guard.rest()
@@ -319,9 +323,10 @@ async def aguard_stream(
         except Exception as exc:  # noqa: BLE001 - the stream failed mid-answer: what was judged, then the error
             guard.cut = exc
             break
-        piece = guard.push(chunk)
-        if piece is not None and (out := guard.judged(await verify(piece))):
-            yield out
+        guard.push(chunk)
+        while (piece := guard.next_piece()) is not None:
+            if out := guard.judged(await verify(piece)):
+                yield out
     if guard.cut is None and finish is not None:
         finish()
     piece = guard.rest()
