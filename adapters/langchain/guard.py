@@ -3,9 +3,11 @@ returns is what the context supports (``chain | RT4ChartGuard()``).
 
 Its input is :class:`RT4ChartVerifier`'s (``{context, question, answer}``, the keys settable) and
 it is built the same way; its output is the guarded text, or with ``output="result"`` the
-:class:`~rt4chart_plugins.GuardedAnswer`. When the chain before it streams, ``astream`` verifies
-each sentence as soon as the next one starts, so the guarded text streams at most one sentence
-behind the model's.
+:class:`~rt4chart_plugins.GuardedAnswer`. After ``prompt | llm | StrOutputParser()`` its input
+is the answer alone: ``context=`` says where the context comes from, and ``.around(chain)`` hands
+it the chain's question (:meth:`RT4ChartVerifier.around`). When the chain before it streams,
+``stream`` and ``astream`` show each sentence once it is judged
+(:mod:`rt4chart_plugins.guard.stream` holds the sentence-by-sentence logic).
 """
 
 from __future__ import annotations
@@ -24,11 +26,10 @@ from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, Sources, guard_report
 from rt4chart_plugins.guard.policies import check_options
-from rt4chart_plugins.pipeline.segment import split_sentences
+from rt4chart_plugins.guard.stream import CUT_OFF_MARK, StreamGuard, aguard_stream, guard_stream
 from rt4chart_plugins.types import Report
 
-#: what a stream cut off before its last sentence ended is marked with
-CUT_OFF_MARK = "[cut off]"
+__all__ = ["CUT_OFF_MARK", "RT4ChartGuard"]
 
 
 class RT4ChartGuard(RT4ChartVerifier):
@@ -43,9 +44,11 @@ class RT4ChartGuard(RT4ChartVerifier):
     A row that cannot be verified raises with the reason and the failed report as ``.report``
     (``on_error="raise"``, the default); ``on_error="pass"`` passes the answer on marked
     ``[unverified]``; ``on_error="report"`` (with ``output="result"``) returns a result whose
-    ``text`` is None. In ``astream``, the policy ``refuse`` waits for the whole answer (a
-    refusal cannot take back sentences already shown), and ``output="result"`` yields one result
-    at the end.
+    ``text`` is None.
+
+    ``stream``, ``astream`` and a streaming chain show each sentence once it is judged, and give
+    at the end the same text as ``invoke`` (:class:`~rt4chart_plugins.guard.stream.StreamGuard`);
+    ``output="result"`` yields one result at the end.
     """
 
     policy: Policy = "drop"
@@ -113,8 +116,9 @@ class RT4ChartGuard(RT4ChartVerifier):
         )
 
     async def aguard_row(self, value: Any) -> GuardedAnswer:
-        """One input mapping verified and guarded."""
-        return self._guarded(await self._report(value), value)
+        """One input verified and guarded: a mapping, or the answer alone with ``context=``."""
+        row = await self._row(value)
+        return self._guarded(await self._report(row), row)
 
     def _out(self, result: GuardedAnswer) -> Any:
         return result if self.output == "result" else result.text
@@ -125,137 +129,132 @@ class RT4ChartGuard(RT4ChartVerifier):
     async def _aguard(self, value: Any, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig) -> Any:
         return self._out(await self.aguard_row(value))
 
-    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Any:  # noqa: A002
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:  # noqa: A002
         return self._call_with_config(self._guard, input, config, run_type="chain")
 
-    async def ainvoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Any:  # noqa: A002
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:  # noqa: A002
         return await self._acall_with_config(self._aguard, input, config, run_type="chain")
 
     # -- a stream -----------------------------------------------------------------------------
 
-    def transform(self, input: Iterator[dict], config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[Any]:  # noqa: A002
-        """The sync stream: the whole input gathered, then guarded (``astream`` streams)."""
-        value: dict[str, Any] = {}
-        for chunk in input:
-            self._merge(value, chunk)
-        yield self.invoke(value, config)
+    def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[Any]:  # noqa: A002
+        yield from self.transform(iter([input]), config, **kwargs)
 
-    async def atransform(
-        self,
-        input: AsyncIterator[dict],  # noqa: A002
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        async for chunk in self._atransform_stream_with_config(input, self._stream, config, run_type="chain"):
-            yield chunk
+    def transform(self, input: Iterator[Any], config: RunnableConfig | None = None, **kwargs: Any) -> Iterator[Any]:  # noqa: A002
+        yield from self._transform_stream_with_config(input, self._sync_stream, config, run_type="chain")
 
-    async def astream(
-        self,
-        input: dict,  # noqa: A002
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        async def one() -> AsyncIterator[dict]:
+    async def astream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> AsyncIterator[Any]:  # noqa: A002
+        async def one() -> AsyncIterator[Any]:
             yield input
 
         async for chunk in self.atransform(one(), config, **kwargs):
             yield chunk
 
-    def _merge(self, value: dict[str, Any], chunk: Any) -> None:
-        """A streamed chunk added to the input so far: the answer's text appended, any other key set."""
-        if not isinstance(chunk, Mapping):
-            self._check_shape(chunk)  # says what this Runnable takes
-        for key, item in chunk.items():
-            if key == self.answer_key:
-                text = to_answer(item)
-                if not isinstance(text, str):
-                    value[key] = item  # the row's checks name it
-                    continue
-                before = value.get(key)
-                value[key] = (before if isinstance(before, str) else "") + text
-            else:
-                value[key] = item
+    async def atransform(
+        self,
+        input: AsyncIterator[Any],  # noqa: A002
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        async for chunk in self._atransform_stream_with_config(input, self._async_stream, config, run_type="chain"):
+            yield chunk
 
-    async def _stream(self, chunks: AsyncIterator[dict]) -> AsyncIterator[Any]:
-        """Each sentence guarded once the next one has begun; what is left at the end, guarded
-        too; a stream cut off by an error upstream has what arrived guarded, marked
-        ``[cut off]``, and the error raised after it."""
-        value: dict[str, Any] = {}
-        sentence_by_sentence = self.output == "text" and self.policy != "refuse"
-        sources: Sources | None = None
-        done = 0  # characters of the answer already guarded
-        pending = ""  # the whitespace after the last piece shown, shown before the next one
-        shown = False
-        cut: BaseException | None = None
-        try:
-            async for chunk in chunks:
-                self._merge(value, chunk)
-                answer = value.get(self.answer_key)
-                if not sentence_by_sentence or not isinstance(answer, str) or self.context_key not in value:
-                    continue
-                spans = split_sentences(answer[done:])
-                if len(spans) < 2:
-                    continue
-                end = done + spans[-1][0]
-                if sources is None:
-                    context = to_context(value[self.context_key])
-                    sources = Sources(context if isinstance(context, list) else None)
-                text, trailing = await self._piece(value, answer[done:end], sources)
-                done = end
-                if text:
-                    yield (pending if shown else "") + text
-                    shown, pending = True, trailing
-        except Exception as exc:  # noqa: BLE001 - upstream failed mid-answer: guard what arrived, then raise
-            cut = exc
-        if not sentence_by_sentence:
-            if cut is not None and self.answer_key not in value:
-                raise cut
-            if not value and cut is None:
-                return
-            result = self._guarded(await self._report(value), value)
-            if cut is not None:
-                result.cut_off = True
-                result.notes.append(f"the answer stopped before it ended ({type(cut).__name__}): guarded what arrived")
-                if result.text is not None:
-                    result.text = f"{result.text} {CUT_OFF_MARK}"
-            yield self._out(result)
-            if cut is not None:
-                raise cut
+    def _sync_stream(self, chunks: Iterator[Any]) -> Iterator[Any]:
+        row = _StreamRow(self)
+        guard = self._stream_guard()
+        pieces = guard_stream(
+            row.texts(chunks), lambda piece: run_sync(row.verify(piece, guard)), guard, row.check_answered
+        )
+        yield from self._streamed(pieces, guard)
+
+    async def _async_stream(self, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        row = _StreamRow(self)
+        guard = self._stream_guard()
+        pieces = aguard_stream(row.atexts(chunks), lambda piece: row.verify(piece, guard), guard, row.check_answered)
+        if self.output == "text":
+            async for piece in pieces:
+                yield piece
             return
-        answer = value.get(self.answer_key)
-        rest = answer[done:] if isinstance(answer, str) else ""
-        if rest.strip() or not shown:
-            if sources is None and self.context_key in value:
-                context = to_context(value[self.context_key])
-                sources = Sources(context if isinstance(context, list) else None)
-            if done == 0 and not rest.strip():
-                if cut is not None and self.answer_key not in value:
-                    raise cut
-                text = self._out(self._guarded(await self._report(value), value))  # nothing arrived: say why
-                yield text
-            else:
-                text, _ = await self._piece(value, rest, sources)
-                if text:
-                    yield (pending if shown else "") + text
-                    shown = True
-                elif not shown:
-                    yield self.message
-                    shown = True
-        if cut is not None:
-            yield (" " if shown else "") + CUT_OFF_MARK
-            raise cut
+        try:
+            async for _ in pieces:
+                pass
+        except BaseException:
+            if guard.result is not None:
+                yield guard.result
+            raise
+        yield guard.result
 
-    async def _piece(self, value: dict[str, Any], piece: str, sources: Sources | None) -> tuple[str, str]:
-        """One run of whole sentences of the answer, verified and guarded: its text (empty when
-        every claim of it went), and the whitespace that followed it."""
-        core = piece.rstrip()
-        trailing = piece[len(core) :]
-        lead = len(core) - len(core.lstrip())
-        core = core[lead:]
-        if not core:
-            return "", trailing
-        report = await self._report({**value, self.answer_key: core})
-        result = self._guarded(report, value, sources)
-        if result.status == "refused":  # under drop: every claim of the piece went
-            return "", trailing
-        return result.text or "", trailing
+    def _streamed(self, pieces: Iterator[str], guard: StreamGuard) -> Iterator[Any]:
+        if self.output == "text":
+            yield from pieces
+            return
+        try:
+            for _ in pieces:
+                pass
+        except BaseException:
+            if guard.result is not None:
+                yield guard.result
+            raise
+        yield guard.result
+
+    def _stream_guard(self) -> StreamGuard:
+        return StreamGuard(
+            policy=self.policy,
+            cite=self.cite,
+            on_error=self.on_error,
+            message=self.message,
+            min_support=self.min_support,
+            quote=self.quote,
+        )
+
+
+class _StreamRow:
+    """One streamed input as the guard reads it: the answer's text as it comes (a string, a chat
+    message chunk, or the answer key of a mapping chunk, whose other keys are kept), and each piece
+    verified against the row's context, fetched once."""
+
+    def __init__(self, owner: RT4ChartGuard):
+        self.owner = owner
+        self.value: dict[str, Any] = {}
+        self.context: Any = None
+        self.answered = False
+
+    def _text(self, chunk: Any) -> Iterator[Any]:
+        key = self.owner.answer_key
+        if isinstance(chunk, Mapping):
+            for name, item in chunk.items():
+                if name == key:
+                    self.answered = True
+                    yield to_answer(item)
+                else:
+                    self.value[name] = item
+        else:
+            self.answered = True
+            yield to_answer(chunk)
+
+    def texts(self, chunks: Iterator[Any]) -> Iterator[Any]:
+        for chunk in chunks:
+            yield from self._text(chunk)
+
+    async def atexts(self, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for chunk in chunks:
+            for text in self._text(chunk):
+                yield text
+
+    def check_answered(self) -> None:
+        """A stream of mappings that never held the answer key is a chain wired wrong: say so."""
+        if not self.answered and self.value:
+            self.owner._check_shape(self.value)
+
+    async def verify(self, piece: str, guard: StreamGuard) -> Report:
+        owner = self.owner
+        if self.context is None:
+            row = await owner._row({**self.value, owner.answer_key: piece})
+            owner._check_shape(row)
+            self.context = row[owner.context_key]
+            passages = to_context(self.context)
+            guard.passages = passages if isinstance(passages, list) else None
+        report = await owner._report({**self.value, owner.context_key: self.context, owner.answer_key: piece})
+        if report.state == "failed" and owner.on_error == "raise":
+            raise row_error(report)
+        return report

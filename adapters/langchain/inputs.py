@@ -4,14 +4,17 @@ LangSmith evaluator alike."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import Runnable
 from rt4chart_plugins.adapters.common.llm import message_text
 
+from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.types import Report
 
 
@@ -66,3 +69,39 @@ def to_answer(value: Any) -> Any:
     if isinstance(value, BaseMessage):
         return message_text(value.content)
     return value
+
+
+def _fixed(source: Any) -> bool:
+    return isinstance(source, (str, Document)) or (
+        isinstance(source, (list, tuple)) and all(isinstance(i, (str, Document, Mapping)) for i in source)
+    )
+
+
+def check_source(source: Any) -> None:
+    """Refuse, when the Runnable is built, a ``context=`` that is none of the kinds it takes."""
+    if source is None or _fixed(source) or isinstance(source, Runnable) or callable(source):
+        return
+    raise InvalidInput(
+        "context= takes a retriever (or any Runnable, or a function) asked the question, or the context itself "
+        f"(a string, a list of strings or of Documents); got {type(source).__name__}"
+    )
+
+
+async def fetch_context(source: Any, question: Any, owner: str, question_key: str) -> Any:
+    """The context from a ``context=`` source: the context itself, or what a retriever (a
+    Runnable, a function, sync or async) returns for the question. A source that needs the
+    question gets none: one line saying how to bring it."""
+    if _fixed(source):
+        return list(source) if isinstance(source, tuple) else source
+    if isinstance(question, BaseMessage):
+        question = message_text(question.content)
+    if not isinstance(question, str) or not question.strip():
+        raise InvalidInput(
+            f"{owner}(context=...) asks its retriever the question, and the input has none: wrap the chain, "
+            f"{owner}(context=retriever).around(chain), so that the chain's input is the question, or give the "
+            f"input a {question_key!r} key"
+        )
+    if isinstance(source, Runnable):
+        return await source.ainvoke(question)
+    out = source(question)
+    return await out if inspect.isawaitable(out) else out

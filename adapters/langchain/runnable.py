@@ -12,13 +12,27 @@ from typing import Any, Literal
 from langchain_core.callbacks import AsyncCallbackManagerForChainRun, CallbackManagerForChainRun
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage
-from langchain_core.runnables import RunnableConfig, RunnableSerializable
+from langchain_core.runnables import (
+    Runnable,
+    RunnableConfig,
+    RunnableLambda,
+    RunnableParallel,
+    RunnableSerializable,
+)
+from langchain_core.runnables.base import coerce_to_runnable
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 from rt4chart_plugins.adapters.common.llm import message_text
 from rt4chart_plugins.adapters.common.payload import claim_table
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
 from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
-from rt4chart_plugins.adapters.langchain.inputs import cite_documents, passage_metadata, to_answer, to_context
+from rt4chart_plugins.adapters.langchain.inputs import (
+    check_source,
+    cite_documents,
+    fetch_context,
+    passage_metadata,
+    to_answer,
+    to_context,
+)
 from rt4chart_plugins.adapters.langchain.judge import wrap
 
 from rt4chart_plugins.detector import Detector, run_sync
@@ -37,6 +51,12 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     LangChain chains spell it; both at once is refused). Other keyword arguments are
     pipeline options (``decomposition``, ``window_size``, ``window_overlap``,
     ``global_verification``, ``sub_sentence_spans``).
+
+    ``context``: where the context comes from when the input carries none, as after
+    ``prompt | llm | StrOutputParser()``, whose output is the answer alone: a retriever (or any
+    Runnable, or a function), asked the row's question, or the context itself (a string, a list of
+    strings or of ``Document``). ``.around(chain)`` runs a chain whose input is the question and
+    checks its answer: the retriever is asked that question (see :meth:`around`).
 
     A row that cannot be verified (no context, a context item that is no text, no
     answer, a judge that fails, a row past ``timeout`` seconds) raises, as any Runnable whose step
@@ -57,6 +77,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
     on_error: Literal["raise", "report"] = "raise"
     timeout: float | None = None
     options: dict[str, Any] = Field(default_factory=dict)
+    context: Any = None
 
     _verifier: Detector = PrivateAttr()
 
@@ -73,8 +94,10 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
         on_error: Literal["raise", "report"] = "raise",
         timeout: float | None = None,
         options: dict[str, Any] | None = None,
+        context: Any = None,
         **pipeline_options: Any,
     ):
+        check_source(context)
         opts = {**(options or {}), **pipeline_options}
         judge = judge_from(judge, llm=llm)
         super().__init__(
@@ -87,6 +110,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
             on_error=on_error,
             timeout=check_timeout(timeout),
             options=opts,
+            context=context,
         )
         self._verifier = build_verifier(judge, wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **opts)
 
@@ -119,6 +143,48 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
 
     # -- the work -----------------------------------------------------------------------------
 
+    def around(self, chain: Any) -> Runnable:
+        """``chain`` with this step after it, for a chain whose input is the question (a string,
+        or a mapping with the question key) and whose output is the answer, such as
+        ``{"context": retriever | format_docs, "question": RunnablePassthrough()} | prompt | llm |
+        StrOutputParser()``: the chain's input goes on as the question, its output as the answer,
+        and the ``context`` source (a retriever: asked the question again) gives the context.
+        ``invoke``, ``batch``, ``stream`` and ``astream`` work on the whole as on the chain."""
+        if self.context is None:
+            raise InvalidInput(
+                f"{type(self).__name__}.around(chain) needs context=: the retriever (or documents) to check the "
+                f"chain's answer against, e.g. {type(self).__name__}(context=retriever).around(chain)"
+            )
+        question = RunnableLambda(self._question_of).with_config(run_name="question")
+        return RunnableParallel({self.question_key: question, self.answer_key: coerce_to_runnable(chain)}) | self
+
+    def _question_of(self, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return value.get(self.question_key)
+        return to_answer(value)
+
+    async def _row(self, value: Any) -> Any:
+        """The input as a mapping that holds the context: as it came when it has one, else with
+        the context from ``context=`` (asked the input's question); an answer alone (a string, a
+        chat message) with nowhere to find the context raises, naming the ways to give it."""
+        if isinstance(value, Mapping) and self.context_key in value:
+            return value
+        if self.context is None:
+            if not isinstance(value, Mapping) and (isinstance(value, (str, BaseMessage))):
+                raise InvalidInput(
+                    f"{type(self).__name__} got the answer alone ({type(value).__name__}) and no context to check it "
+                    f"against: give it one, {type(self).__name__}(context=retriever).around(chain) (the retriever is "
+                    f"asked the chain's question) or {type(self).__name__}(context=documents), or end the chain with a "
+                    f"mapping {{{self.context_key!r}, {self.question_key!r}, {self.answer_key!r}}}"
+                )
+            return value
+        row = dict(value) if isinstance(value, Mapping) else {self.answer_key: value}
+        if self.answer_key in row:
+            row[self.context_key] = await fetch_context(
+                self.context, row.get(self.question_key), f"{type(self).__name__}", self.question_key
+            )
+        return row
+
     def _check_shape(self, value: Any) -> None:
         """Raise, whatever ``on_error`` says, when the input is not a mapping with the context and
         answer keys: that is how the chain is wired, the same for every row, so one clear error
@@ -150,6 +216,7 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
         """One input mapping verified as the contract says (:func:`averify_row`), its evidence
         carrying the cited documents' metadata; a failed row is a failed report (the guard reads it
         too)."""
+        value = await self._row(value)
         self._check_shape(value)
         question = value.get(self.question_key)
         if isinstance(question, BaseMessage):
