@@ -80,6 +80,8 @@ AtLeastZero = Annotated[int, Field(ge=0, strict=True)]
 Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 SecondsOrNone = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
+#: a threshold on a probability (P(ENT), a gate's P): outside [0, 1] it would make every claim one label
+Probability = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 def wanted(kind: Any) -> str:
@@ -103,5 +105,6 @@ _WANTED = {
     Seconds: "a number of seconds above 0",
     SecondsOrNone: "a number of seconds of at least 0",
     Finite: "a finite number",
+    Probability: "a number in [0, 1] (a probability)",
 }
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {kind: TypeAdapter(kind) for kind in _WANTED}

@@ -52,6 +52,7 @@ from rt4chart_plugins.config import (
     AtLeastZero,
     Decomposition,
     Finite,
+    Probability,
     Seconds,
     SecondsOrNone,
     wanted,
@@ -139,7 +140,7 @@ JUDGES: dict[str, JudgeEntry] = {
             "trained",
             "rt4chart_plugins.judges.trained:TrainedJudge",
             "the packaged cross-encoder verifier (offline, fast; the default)",
-            options={"artifact_dir": _PATH, "threshold": Finite | None, "threads": AtLeastOne | None},
+            options={"artifact_dir": _PATH, "threshold": Probability | None, "threads": AtLeastOne | None},
             flags=(
                 Flag("--model-path", "artifact_dir", "an artifact directory (`rt4chart train-verifier --out DIR`)"),
                 Flag(
@@ -166,8 +167,8 @@ JUDGES: dict[str, JudgeEntry] = {
                 "fit": _PATH,  # the premise read's
                 "n_ctx": AtLeastOne,  # the window read's, and the three below
                 "evidence": bool,
-                "support_threshold": Finite,
-                "conflict_threshold": Finite,
+                "support_threshold": Probability,
+                "conflict_threshold": Probability,
             },
             flags=(
                 Flag("--model-path", "model_path", "any ChatML GGUF file instead of the pinned default"),
@@ -214,7 +215,7 @@ JUDGES: dict[str, JudgeEntry] = {
             "the trained verifier, with the claims a fitted gate says it may have wrong read again by the "
             "embedded LLM (the [local] extra)",
             options={
-                "gate_threshold": Finite | None,
+                "gate_threshold": Probability | None,
                 "budget": Finite,
                 "max_reads": AtLeastZero | None,
                 "trained": (Nested("trained"), None),
@@ -260,7 +261,7 @@ JUDGES: dict[str, JudgeEntry] = {
                 "model": str | Path | None,
                 "kind": str,
                 "labels": dict[str, str] | list[str] | None,
-                "threshold": Finite | None,
+                "threshold": Probability | None,
                 "runtime": str,
                 "device": str | None,
                 "max_length": AtLeastOne | None,

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, cast
 
-from rt4chart_plugins.config import AtLeastOne, Finite, checked
+from rt4chart_plugins.config import AtLeastOne, Probability, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import VerifyRequest
@@ -90,7 +90,8 @@ class HFJudge(TrainedJudge):
         prompt: str | None = None,
         verdict_tokens: tuple[str, str] | list[str] = DEFAULT_VERDICT_TOKENS,
     ):
-        super().__init__(threshold=DEFAULT_THRESHOLD if threshold is None else checked("threshold", threshold, Finite))
+        given = None if threshold is None else checked("threshold", threshold, Probability)
+        super().__init__(threshold=DEFAULT_THRESHOLD if given is None else given)
         if not model or not isinstance(model, (str, Path)):
             raise InvalidInput(
                 "the hf judge needs a model: judge='hf:REPO' or 'hf:/path/to/folder', or judge_kwargs={'model': ...}"
@@ -179,7 +180,7 @@ class HFJudge(TrainedJudge):
     # ---- what differs from the trained verifier ----------------------------------------------
 
     def _read(
-        self, loaded: _Loaded, text: str, premise: Premise, logits: list[float]
+        self, loaded: _Loaded, text: str, premise: Premise, premises: Premises, logits: list[float]
     ) -> tuple[tuple[float, float, float], Signals]:
         """The model's own (P(ENT), P(CON), P(NIC)): the scorer hands over their logarithms."""
         p_ent, p_con, p_nic = softmax(logits)

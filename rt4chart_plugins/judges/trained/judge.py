@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rt4chart_plugins.claims import by_sentence, clause_spans, held_alone, judged_text
-from rt4chart_plugins.config import AtLeastOne, Finite, checked
+from rt4chart_plugins.config import AtLeastOne, Probability, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import Rt4chartError
 from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
@@ -92,7 +92,7 @@ class TrainedJudge(Judge):
         self, artifact_dir: str | Path | None = None, *, threshold: float | None = None, threads: int | None = None
     ):
         self.artifact_dir = Path(artifact_dir) if artifact_dir else None
-        self._threshold = None if threshold is None else checked("threshold", threshold, Finite)
+        self._threshold = None if threshold is None else checked("threshold", threshold, Probability)
         self.threads = checked("threads", threads, AtLeastOne) if threads is not None else os.cpu_count() or 1
         self._state: _Loaded | None = None
         self._name: str | None = None

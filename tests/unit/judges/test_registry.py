@@ -125,14 +125,14 @@ def test_an_option_of_another_judge_says_which_judge_takes_it():
 
 
 @pytest.mark.parametrize("judge,options,says", [
-    ("trained", {"threshold": "high"}, "threshold must be a finite number or None, got str 'high'"),
+    ("trained", {"threshold": "high"}, r"threshold must be a number in \[0, 1\] \(a probability\) or None, got str 'high'"),
     ("trained", {"threads": True}, "threads must be a whole number of at least 1 or None"),  # a bool is no count
     ("trained", {"artifact_dir": 3}, "artifact_dir must be a string or a path or None"),
     ("openai", {"timeout": -1}, "timeout must be a number of seconds above 0"),
     ("local", {"evidence": "yes"}, "evidence must be true or false"),
-    ("auto", {"trained": {"threshold": "x"}}, "threshold must be a finite number"),
+    ("auto", {"trained": {"threshold": "x"}}, r"threshold must be a number in \[0, 1\]"),
     ("auto", {"trained": "v1"}, "trained must be a dict of the 'trained' judge's options or None"),
-    ("auto", {"gate_threshold": "high"}, "gate_threshold must be a finite number or None"),
+    ("auto", {"gate_threshold": "high"}, r"gate_threshold must be a number in \[0, 1\] \(a probability\) or None"),
     ("local", {"read": "sentences"}, "read must be"),
 ])
 def test_an_option_of_the_wrong_type_is_refused(judge, options, says):
