@@ -17,7 +17,7 @@ from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import choose
+from rt4chart_plugins.judges.registry import sends_requests as registry_sends_requests
 from rt4chart_plugins.verifier import Verifier
 
 #: rt4chart: claims judged against the context; gasp: a small LM re-reads the answer, no judge
@@ -60,4 +60,4 @@ def make_detector(
 
 def sends_requests(method: str, judge: Judge | str | None) -> bool:
     """Whether the detector's judge calls an API over the network (what a shared rate limit is for)."""
-    return check_method(method) == "rt4chart" and choose(judge).sends_requests
+    return check_method(method) == "rt4chart" and registry_sends_requests(judge)

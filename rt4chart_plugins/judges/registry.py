@@ -208,6 +208,7 @@ JUDGES: dict[str, JudgeEntry] = {
             ),
             sends_requests=True,
             decomposition="llm",
+            refuse="rt4chart_plugins.judges.openai_compat:refused_options",
         ),
         JudgeEntry(
             "auto",
@@ -463,8 +464,9 @@ def make_judge(judge: Judge | str | None = None, **kwargs: Any) -> Judge:
 
 
 def sends_requests(judge: Judge | str | None) -> bool:
-    """Whether the judge calls an API over the network (the ones a shared rate limit applies to)."""
-    return choose(judge).sends_requests
+    """Whether the judge calls an API over the network (the ones a shared rate limit applies to).
+    Read off the entry, without its options, whose checks are the verifier's to make."""
+    return entry(judge).sends_requests if judge is None or isinstance(judge, str) else choose(judge).sends_requests
 
 
 # ---- the CLI's judge flags ---------------------------------------------------------------------

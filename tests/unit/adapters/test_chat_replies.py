@@ -130,8 +130,8 @@ def chat_server(seen: list[dict]):
 
 
 def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected():
-    """A server that answers a json_schema request with an error naming response_format is asked
-    for JSON in the prompt, by this judge and by every later judge of the same endpoint and model
+    """A server that answers every response format with an error is asked in the next form
+    (docs/judges.md), by this judge and by every later judge of the same endpoint and model
     (frameworks re-create their metrics per row), so it is rejected once per process."""
     pytest.importorskip("openai")
     from rt4chart_plugins.judges.openai_compat import OpenAIJudge
@@ -142,10 +142,12 @@ def test_the_openai_judge_learns_once_per_endpoint_that_json_schema_is_rejected(
             judge = OpenAIJudge("m", base_url=url, cache=False, max_retries=0)
             report = Verifier(judge, **OPTIONS).verify(context=CONTEXT, answer=ANSWER)
             assert [c.label.value for c in report.claims] == ["CON", "ENT"] and report.cost.prompt_tokens == 7
-            assert judge._schema_mode == "prompt" and judge.fallback_reason
-    assert ["response_format" in body for body in seen] == [True, False, False]
-    # the JSON-in-the-prompt request: the schema in the system prompt, nothing else asked of the server
-    assert json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in seen[1]["messages"][0]["content"]
+            assert judge._schema_mode == "guided" and judge.fallback_reason
+    # json_schema, then llama.cpp's json_object with a schema, both rejected; then the forms sent
+    # in the body (vLLM's guided_json, Ollama's format), which this server ignores, as most do
+    assert ["response_format" in body for body in seen] == [True, True, False, False]
+    # the schema in the system prompt too, so that the model knows what each field means
+    assert json.dumps(VERIFY_SCHEMA, separators=(",", ":")) in seen[2]["messages"][0]["content"]
 
 
 def test_the_openai_judge_needs_no_http_library_of_its_own(monkeypatch):

@@ -273,7 +273,7 @@ def test_the_decomposition_default_is_the_judges():
     assert Verifier().config.decomposition == "clauses"  # the trained verifier: no LLM, clauses
     assert Verifier("local").config.decomposition == "clauses"  # the premise read: the verifier's clauses
     assert Verifier("local", judge_kwargs={"read": "window"}).config.decomposition == "llm"
-    assert Verifier("openai").config.decomposition == "llm"
+    assert Verifier("openai", judge_kwargs={"api_key": "k"}).config.decomposition == "llm"
     assert Verifier("auto").config.decomposition == "clauses"  # the trained verifier's, read again by sentence
     assert Verifier(FakeJudge()).config.decomposition == "llm"  # a Judge given as is: its own decompose
     assert Verifier(decomposition="sentence").config.decomposition == "sentence"
@@ -298,6 +298,7 @@ def test_the_environment_chooses_the_default_judge(monkeypatch):
     monkeypatch.delenv("RT4CHART_JUDGE", raising=False)
     assert judge_name(None) == "trained"
     monkeypatch.setenv("RT4CHART_JUDGE", "openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "k")  # the public API without a key is refused when built
     assert judge_name(None) == "openai" and judge_name("local") == "local"
     assert Verifier().config.decomposition == "llm"
     monkeypatch.setenv("RT4CHART_JUDGE", "bogus")
