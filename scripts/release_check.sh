@@ -9,7 +9,10 @@
 # package is what is imported. It prints one line per extra with the seconds each step took.
 # `docs` (in the default run, or named) then runs each user page's code blocks (README.md, docs/) in
 # a venv holding the wheel with only the extras and packages the page's `docs-needs` marker names
-# (tests/unit/test_docs.py; pytest added to run them), one venv per distinct set of needs.
+# (tests/unit/test_docs.py; pytest added to run them), from a scratch folder outside the checkout.
+# The venvs are the extras' own, grown page by page (fewer needs first, so that each holds exactly
+# the page's needs when it runs: tests/unit/test_docs_pip.py --plan); a page none fits, or a run
+# of `docs` alone, gets a venv of its own.
 # Needs .venv (scripts/setup.sh): uv makes the venvs and installs into them, from its cache when it
 # can; the [local] venv takes llama-cpp-python from the wheel scripts/llama_wheel.sh caches (never a
 # source build); the [hf] venv takes torch's CPU wheel from pip's find-links folder when pip has one;
@@ -34,7 +37,7 @@ done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rt4chart-release.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-export RT4CHART_SMOKE_EXAMPLES=$REPO/examples RT4CHART_CACHE_DIR=$WORK/judge-cache \
+export RT4CHART_CACHE_DIR=$WORK/judge-cache \
        DEEPEVAL_TELEMETRY_OPT_OUT=YES DEEPEVAL_DISABLE_DOTENV=1 RAGAS_DO_NOT_TRACK=true \
        ANONYMIZED_TELEMETRY=False LANGCHAIN_TRACING_V2=false TOKENIZERS_PARALLELISM=false \
        RAY_USAGE_STATS_ENABLED=0
@@ -94,44 +97,47 @@ for extra in "${EXTRAS[@]}"; do
   fi
 done
 
-docs_venv() {  # the wheel with a page's extras and packages, and pytest to run its blocks
+docs_install() {  # into a page's venv (made if new): the wheel with the extras it lacks, its packages, pytest
   local venv=$1 extras=$2 packages=$3 spec args=()
   spec="rt4chart-plugins @ file://$WHEEL"
   [ -z "$extras" ] || spec="rt4chart-plugins[$extras] @ file://$WHEEL"
   case ",$extras," in *,local,*)
     args=(--find-links "$(dirname "$(llama_wheel .venv/bin/python)")" --only-binary llama-cpp-python) ;;
   esac
+  [ -x "$venv/bin/python" ] || "$UV" venv --quiet --python "$PYTHON" "$venv" || return 1
   # shellcheck disable=SC2086  # the packages are words
-  "$UV" venv --quiet --python "$PYTHON" "$venv" &&
-    "$UV" pip install --quiet --python "$venv/bin/python" "${args[@]}" "$spec" $packages pytest
+  "$UV" pip install --quiet --python "$venv/bin/python" "${args[@]}" "$spec" $packages pytest
 }
 
 if [ $DOCS = 1 ]; then
-  printf '%-32s %-8s %s\n' page result seconds
-  for page in README.md docs/*.md docs/adapters/*.md; do
-    IFS='|' read -r extras packages < <(.venv/bin/python tests/unit/test_docs.py --needs "$page")
-    venv="$WORK/docs-venv-$(printf '%s' "$extras|$packages" | tr -c 'a-zA-Z0-9\n' _)"
+  built=()
+  for extra in "${EXTRAS[@]}"; do
+    [ "$(cat "$WORK/install-$extra.status")" != ok ] || built+=("$extra")
+  done
+  printf '%-32s %-12s %-8s %s\n' page venv result seconds
+  mkdir -p "$WORK/docs-run"
+  while IFS='|' read -r page venv extras packages; do
+    dir="$WORK/venv-$venv"
     started=$SECONDS
-    if [ ! -x "$venv/bin/python" ] && ! docs_venv "$venv" "$extras" "$packages" >"$WORK/docs-venv.log" 2>&1; then
-      printf '%-32s %-8s %s\n' "$page" no-venv -
+    if ! docs_install "$dir" "$extras" "$packages" >"$WORK/docs-venv.log" 2>&1; then
+      printf '%-32s %-12s %-8s %s\n' "$page" "$venv" no-venv -
       sed 's/^/    /' "$WORK/docs-venv.log" >&2
       status=1
       continue
     fi
-    mkdir -p "$WORK/docs-run"
     # from a folder outside the checkout (the installed wheel is imported), without the project's
     # pytest settings; only this page's blocks, slow ones included (the diff page's pytest gate), the
     # model ones left to tests/integration/test_docs_model.py and lab-data ones skipped without the lab
-    if (cd "$WORK/docs-run" && RT4CHART_DOCS_PAGE=$page "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+    if (cd "$WORK/docs-run" && RT4CHART_DOCS_PAGE=$page "$dir/bin/python" -m pytest -q -p no:cacheprovider \
         -c /dev/null --rootdir "$REPO" -W ignore::pytest.PytestUnknownMarkWarning -k test_block \
         "$REPO/tests/unit/test_docs.py") \
         >"$WORK/docs-$(basename "$page").log" 2>&1; then
-      printf '%-32s %-8s %s\n' "$page" ok "$((SECONDS - started))"
+      printf '%-32s %-12s %-8s %s\n' "$page" "$venv" ok "$((SECONDS - started))"
     else
-      printf '%-32s %-8s %s\n' "$page" FAILED "$((SECONDS - started))"
+      printf '%-32s %-12s %-8s %s\n' "$page" "$venv" FAILED "$((SECONDS - started))"
       tail -n 40 "$WORK/docs-$(basename "$page").log" | sed 's/^/    /' >&2
       status=1
     fi
-  done
+  done < <(.venv/bin/python tests/unit/test_docs_pip.py --plan "${built[@]}")
 fi
 exit $status

@@ -4,8 +4,11 @@ The blocks are those of ``README.md``, ``docs/**/*.md``, ``lab/README.md`` and `
 each is one case, named ``FILE:LINE`` after its opening fence.
 
 - ``python`` blocks are executed, each in a fresh namespace. The working directory is a scratch
-  folder per document, shared by its blocks in document order, in which the repository's
-  ``examples/``, ``docs/``, ``lab/`` and ``scripts/`` are reachable. A block asserts on its results.
+  folder per document, shared by its blocks in document order. A user page's (README.md, docs/)
+  reaches only the checkout's scripts (``tests/``, ``scripts/``, which the page says are a
+  checkout's): its data comes from the package, as a pip user's does (``rt4chart examples``,
+  ``rt4chart_plugins.examples.read``). A lab page's reaches ``examples/``, ``docs/``, ``lab/``,
+  ``scripts/`` and ``tests/``. A block asserts on its results.
 - ``bash`` / ``console`` blocks: every line that starts with ``rt4chart `` or ``python `` is run with
   ``bash -c`` (the venv's ``bin/`` first on ``PATH``) and must exit 0, or the status that a
   ``# exit N`` comment at the end of the line names. Any other line fails the case.
@@ -60,8 +63,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 #: the interpreter's bin/ (the venv's): `rt4chart` and `python` resolve there
 BIN = Path(sys.executable).parent
-#: what a document's scratch folder links to, so that blocks can name repository paths
+#: what a lab page's scratch folder links to, so that blocks can name repository paths
 REACHABLE = ("examples", "docs", "lab", "scripts", "tests")
+#: what a user page's links to: the checkout's scripts, never its data (the wheel ships that)
+USER_REACHABLE = ("scripts", "tests")
+#: user pages whose blocks still read the checkout's examples/ and docs/ (to be emptied: a page reads
+#: the package's examples with `rt4chart examples` or `examples.read`)
+READS_THE_CHECKOUT = {"docs/guard.md"}
 MARKERS = {"model", "lab-data", "setup", "slow", "hf"}
 RUNNABLE = {"python", "bash", "console", "sh", "shell"}
 SHELL = RUNNABLE - {"python"}
@@ -85,7 +93,7 @@ def doc_files() -> list[Path]:
 #: ``<!-- docs-needs: ragas export +langchain-openai -->``: the extras (and, after ``+``, the other
 #: packages) that a user page's runnable blocks need beyond the package; ``core`` for none. The
 #: page says the same in words on the next line; scripts/release_check.sh reads it to run the
-#: page's blocks in a venv holding only those (``python tests/unit/test_docs.py --needs PAGE``).
+#: page's blocks in a venv holding only those (``python tests/unit/test_docs_pip.py --plan``).
 _NEEDS = re.compile(r"^<!--\s*docs-needs:\s*(.*?)\s*-->\s*$")
 
 
@@ -180,7 +188,8 @@ def workdir(block: Block, factory: pytest.TempPathFactory) -> Path:
     """The scratch folder of the block's document (shared by its blocks, in order)."""
     if block.doc not in _WORKDIRS:
         path = factory.mktemp(re.sub(r"\W+", "-", block.doc))
-        for name in REACHABLE:
+        user = block.path in user_docs() and block.doc not in READS_THE_CHECKOUT
+        for name in USER_REACHABLE if user else REACHABLE:
             if (ROOT / name).exists():
                 (path / name).symlink_to(ROOT / name, target_is_directory=True)
         _WORKDIRS[block.doc] = path
@@ -454,9 +463,3 @@ def test_each_user_page_says_what_it_needs():
             wrong.append(f"{name}: does not say {needs_sentence(extras, packages)!r}")
     assert not wrong, wrong
 
-
-if __name__ == "__main__":  # scripts/release_check.sh: `--needs PAGE` prints "EXTRAS|PACKAGES" of a page
-    assert sys.argv[1:2] == ["--needs"] and len(sys.argv) == 3, "usage: test_docs.py --needs PAGE"
-    found = page_needs(ROOT / sys.argv[2])
-    extras, packages = found if found else ([], [])
-    print(f"{','.join(extras)}|{' '.join(packages)}")
