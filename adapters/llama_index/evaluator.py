@@ -16,9 +16,10 @@ from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
 from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
 from rt4chart_plugins.adapters.llama_index.judge import wrap
+from rt4chart_plugins.adapters.llama_index.nodes import cite_nodes
 from rt4chart_plugins.adapters.llama_index.result import RT4ChartEvaluationResult, report_of
 
-from rt4chart_plugins.detector import Detector
+from rt4chart_plugins.detector import Detector, run_sync
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.types import Report
 
@@ -85,7 +86,10 @@ class RT4ChartEvaluator(BaseEvaluator):
             import asyncio
 
             await asyncio.sleep(sleep_time_in_seconds)
+        nodes = kwargs.pop("_source_nodes", None)
         report = await averify_row(self._verifier, contexts, response, query, FIELDS, timeout=self.timeout)
+        if nodes:
+            cite_nodes(report, nodes)
         base = {
             "query": query if isinstance(query, str) else None,
             "response": response if isinstance(response, str) else None,
@@ -131,13 +135,23 @@ class RT4ChartEvaluator(BaseEvaluator):
     def evaluate_response(
         self, query: str | None = None, response: Any = None, **kwargs: Any
     ) -> RT4ChartEvaluationResult:
-        return cast(RT4ChartEvaluationResult, super().evaluate_response(query=query, response=response, **kwargs))
+        return cast(
+            RT4ChartEvaluationResult, run_sync(self.aevaluate_response(query=query, response=response, **kwargs))
+        )
 
     async def aevaluate_response(
         self, query: str | None = None, response: Any = None, **kwargs: Any
     ) -> RT4ChartEvaluationResult:
-        return cast(
-            RT4ChartEvaluationResult, await super().aevaluate_response(query=query, response=response, **kwargs)
+        """The response's answer against its ``source_nodes``, as ``BaseEvaluator`` reads them, and
+        each evidence sentence carrying its node's ``node_id`` and metadata (the guard's sources
+        carry them too)."""
+        nodes = list(getattr(response, "source_nodes", None) or []) if response is not None else []
+        return await self.aevaluate(
+            query=query,
+            response=response.response if response is not None else None,
+            contexts=[n.get_content() for n in nodes] if response is not None else None,
+            _source_nodes=nodes,
+            **kwargs,
         )
 
     @staticmethod

@@ -11,8 +11,6 @@ takes any query engine, asks it, and guards ``Response.response`` against the re
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from llama_index.core.base.base_query_engine import BaseQueryEngine
@@ -22,6 +20,7 @@ from llama_index.core.schema import QueryBundle
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
 from rt4chart_plugins.adapters.common.verifier import build_verifier, check_timeout, judge_from
 from rt4chart_plugins.adapters.llama_index.judge import wrap
+from rt4chart_plugins.adapters.llama_index.nodes import cite_nodes
 
 from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
@@ -104,11 +103,7 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
         nodes = list(response.source_nodes or [])
         passages = [n.node.get_content() for n in nodes]
         report = await averify_row(self._verifier, passages, response.response, query, FIELDS, timeout=self.timeout)
-        metadata = [_node_metadata(n) for n in nodes]
-        for claim in report.claims:
-            for evidence in claim.evidence:
-                if 0 <= evidence.passage < len(metadata):
-                    evidence.metadata = metadata[evidence.passage]
+        cite_nodes(report, nodes)
         guarded: GuardedAnswer = guard_report(
             report,
             passages=passages,
@@ -122,9 +117,3 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
             source_nodes=nodes,
             metadata={**(response.metadata or {}), METADATA_KEY: guarded},
         )
-
-
-def _node_metadata(node: Any) -> dict[str, Any]:
-    """A source node's id and metadata, JSON-safe (the report always serializes)."""
-    raw = node.node.metadata if isinstance(getattr(node.node, "metadata", None), Mapping) else {}
-    return {"node_id": node.node.node_id, **json.loads(json.dumps(dict(raw), default=str))}

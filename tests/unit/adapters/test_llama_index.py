@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -177,3 +178,19 @@ def test_real_judge_batch_runner_over_query_engine(embedded_judge):
 
     direct = evaluator.evaluate_response(query=QUESTION, response=_response())
     check_claims([c.model_dump(mode="json") for c in direct.claims])
+
+
+def test_evaluate_response_evidence_carries_the_source_nodes_metadata():
+    policy = ["The free trial lasts 14 days.", "Eligible users may request one extension of the trial by 7 days."]
+    nodes = [
+        NodeWithScore(node=TextNode(text=t, id_=f"policy-{i}", metadata={"source": "policy.md", "page": i}), score=1.0)
+        for i, t in enumerate(policy)
+    ]
+    response = Response(response="The free trial lasts 14 days. The trial lasts 30 days.", source_nodes=nodes)
+    evaluator = RT4ChartEvaluator()
+    for result in (evaluator.evaluate_response(query="How long?", response=response),
+                   asyncio.run(evaluator.aevaluate_response(query="How long?", response=response))):
+        cited = [e for c in result.claims for e in c.evidence]
+        assert cited and all(e.metadata == {"node_id": f"policy-{e.passage}", "source": "policy.md", "page": e.passage}
+                             for e in cited)
+        assert result.report.claims[0].evidence[0].metadata["source"] == "policy.md"
