@@ -281,6 +281,7 @@ JUDGES: dict[str, JudgeEntry] = {
             ),
             decomposition="clauses",
             prefix_option="model",
+            refuse="rt4chart_plugins.judges.hf.checks:refused_options",
         ),
     )
 }

@@ -18,6 +18,7 @@ vocabulary at the first decoded token (the verdict is read off two of them).
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -190,7 +191,9 @@ def _load_torch(
             else transformers.AutoModelForSequenceClassification
         )
         model = cls.from_pretrained(str(directory), local_files_only=True)
-    except (OSError, ValueError, KeyError) as exc:
+    except ImportError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - OSError, ValueError, a SafetensorError, a TypeError (no tokenizer)
         first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
         raise ModelNotAvailable(f"cannot load the hf model in {directory}: {first}") from None
     if not getattr(tok, "is_fast", False):
@@ -201,7 +204,9 @@ def _load_torch(
     model = model.eval().to(where)
     backend = tok.backend_tokenizer
     length = _max_length(card, getattr(tok, "model_max_length", None), max_length)
-    inputs = [n for n in tok.model_input_names if n in ("input_ids", "attention_mask", "token_type_ids")]
+    # only what the model's forward takes: a T5 tokenizer may name token_type_ids, which T5 refuses
+    takes = inspect.signature(model.forward).parameters
+    inputs = [n for n in tok.model_input_names if n in ("input_ids", "attention_mask", "token_type_ids") and n in takes]
     encoder = PairEncoder(
         backend,
         length,
