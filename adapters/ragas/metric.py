@@ -43,6 +43,32 @@ def _key(question: Any, answer: Any, contexts: Any) -> str:
     return json.dumps([question, answer, contexts], default=repr)
 
 
+def _evaluate_frame() -> Any:
+    """The locals of the ``ragas.evaluate()`` (or ``aevaluate()``) that is starting, or None:
+    ragas calls ``init()`` from inside ``aevaluate``."""
+    frame = inspect.currentframe()
+    try:
+        caller = frame.f_back if frame is not None else None
+        while caller is not None:
+            if caller.f_code.co_name == "aevaluate" and caller.f_globals.get("__name__") == "ragas.evaluation":
+                return dict(caller.f_locals)
+            caller = caller.f_back
+        return None
+    finally:
+        del frame
+
+
+def _row_indices(dataset: Any) -> dict[str, list[int]]:
+    """Each sample's identity in the dataset being evaluated, to the indices of its rows, so that a
+    failed row is named by its index in the result (ragas scores rows out of order)."""
+    out: dict[str, list[int]] = {}
+    for i, sample in enumerate(getattr(dataset, "samples", None) or []):
+        data = sample.model_dump() if hasattr(sample, "model_dump") else {}
+        question = data.get("user_input") if isinstance(data.get("user_input"), str) else None
+        out.setdefault(_key(question, data.get("response"), data.get("retrieved_contexts")), []).append(i)
+    return out
+
+
 def _evaluate_llm() -> Any:
     """The ``llm=`` given to the ``ragas.evaluate()`` (or ``aevaluate()``) that is starting, or None.
 
@@ -50,16 +76,10 @@ def _evaluate_llm() -> Any:
     LLM given, ``evaluate()`` would then build an OpenAI client for it); ragas calls ``init()``
     from inside ``aevaluate``, so it is read from that frame. When ragas had to make its own
     default LLM there for another metric (``client`` is then set), nothing was given."""
-    frame = inspect.currentframe()
-    try:
-        caller = frame.f_back if frame is not None else None
-        while caller is not None:
-            if caller.f_code.co_name == "aevaluate" and caller.f_globals.get("__name__") == "ragas.evaluation":
-                return None if "client" in caller.f_locals else caller.f_locals.get("llm")
-            caller = caller.f_back
+    evaluating = _evaluate_frame()
+    if evaluating is None or "client" in evaluating:
         return None
-    finally:
-        del frame
+    return evaluating.get("llm")
 
 
 @dataclass
@@ -100,6 +120,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         #: the rows of the current ``evaluate()`` that scored NaN: no claim could be judged, the
         #: row could not be verified, or ragas cut it at ``RunConfig.timeout``
         self.failed_rows: list[dict[str, Any]] = []
+        self._rows: dict[str, list[int]] = {}  # a sample's identity to its row indices in this evaluate()
         self._run_verifier: Detector | None = None  # the judge of evaluate(llm=...), for that run
         self._run_timeout: float | None = None
         self._said_llm_unused = False
@@ -116,6 +137,8 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         self.failed_rows = []
         self._run_timeout = run_config.timeout
         self._run_verifier = None
+        evaluating = _evaluate_frame()
+        self._rows = _row_indices(evaluating.get("dataset")) if evaluating else {}
         llm = _evaluate_llm()
         if llm is None:
             return
@@ -155,7 +178,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
                 {"answer": answer if isinstance(answer, str) else ""}, TimeoutError(f"ragas cut the row at {limit} s")
             )
             self._reports[key] = report
-            self._fail(question, report)
+            self._fail(key, question, report)
             rm.on_chain_end({"output": report_payload(report)})
             raise
         self._reports[key] = report
@@ -164,14 +187,17 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         if report.state == "failed":
             # ragas' convention for a row that cannot be scored: raise; evaluate() logs it and
             # scores the row NaN (or re-raises with raise_exceptions=True)
-            self._fail(question, report)
+            self._fail(key, question, report)
             raise JudgeError(f"{self.name}: {report.error or 'verification failed'}")
         return float(report.score)
 
-    def _fail(self, question: str | None, report: Report) -> None:
-        """Count a row that will score NaN; the running count tells the user, when the run ends,
-        how many NaNs are rows this metric could not score, and why."""
-        self.failed_rows.append({"user_input": question, "error": report.error})
+    def _fail(self, key: str, question: str | None, report: Report) -> None:
+        """Count a row that will score NaN, with its index in the result (``row``; None outside
+        ``evaluate()``); the running count tells the user, when the run ends, how many NaNs are
+        rows this metric could not score, and why."""
+        taken = {r["row"] for r in self.failed_rows}
+        row = next((i for i in self._rows.get(key, []) if i not in taken), None)
+        self.failed_rows.append({"row": row, "user_input": question, "error": report.error})
         logger.warning(
             "%s: %d row(s) of this evaluate() scored NaN (metric.failed_rows lists them); latest: %s",
             self.name,

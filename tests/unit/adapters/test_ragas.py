@@ -202,3 +202,20 @@ def test_real_judge_ragas_evaluate(embedded_judge):
     check_claims(payload["claims"])
     report = metric.reports_for(result)[0]
     check_claims([c.model_dump(mode="json") for c in report.claims])
+
+
+def test_failed_rows_name_the_row_of_the_result_they_stand_for():
+    broken = SingleTurnSample(user_input=QUESTION, response="The trial lasts.", retrieved_contexts=["x" * 2_000_001])
+    other = SingleTurnSample(user_input="Who?", response="Nobody.", retrieved_contexts=["y" * 2_000_001])
+    metric = RT4ChartFaithfulness()
+    result = _evaluate(metric, [GOOD, broken, GOOD, other])
+    scores = result.to_pandas()[NAME]
+    assert sorted(r["row"] for r in metric.failed_rows) == [1, 3]
+    for row in metric.failed_rows:
+        assert math.isnan(scores[row["row"]]) and "max_context_chars" in row["error"]
+    assert {r["row"]: r["user_input"] for r in metric.failed_rows} == {1: QUESTION, 3: "Who?"}
+    # outside evaluate() a row has no index in a result
+    outside = RT4ChartFaithfulness()
+    with pytest.raises(Exception):  # noqa: B017 - ragas' convention: a row that cannot be scored raises
+        outside.single_turn_score(broken)
+    assert outside.failed_rows[0]["row"] is None
