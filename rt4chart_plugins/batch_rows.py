@@ -218,8 +218,9 @@ def replace_lines(path: Path, lines: Iterable[str]) -> None:
 
 def resume(files: Sequence[Path], rows: Sequence[InputRow], *, keep_lines: bool = True) -> Earlier:
     """Read what earlier runs wrote to ``files`` and rewrite each without the lines that no longer
-    hold: a line cut by an interruption, a failed row (retried), a row whose input or settings
-    changed (scored again), a row this input does not have, a second line for an id. ``keep_lines``
+    hold: a line cut by an interruption, a failed row (retried), a line marked ok that holds no
+    report (scored again: a row counts as done only with its verdicts), a row whose input or
+    settings changed (scored again), a row this input does not have, a second line for an id. ``keep_lines``
     False keeps only the ids (the Ray job, which never rewrites in order)."""
     wanted = {r.id: r.fingerprint for r in rows}
     kept: dict[str, str] = {}
@@ -239,6 +240,8 @@ def resume(files: Sequence[Path], rows: Sequence[InputRow], *, keep_lines: bool 
                 continue
             if row.id not in wanted:
                 dropped.add(row.id)
+            elif row.ok and row.report is None:
+                pass  # marked scored but holding no report: a broken line, never done (scored again)
             elif row.ok and row.id not in kept:
                 if row.fingerprint is not None and row.fingerprint == wanted[row.id]:
                     kept[row.id] = line if keep_lines else ""

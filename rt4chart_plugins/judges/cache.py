@@ -46,12 +46,34 @@ def cache_key(*parts: object) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+class ForeignLayout(sqlite3.DatabaseError):
+    """A SQLite file whose ``cache`` is not this cache's table: another program's database, another
+    layout, or a view. Every read of it would miss and every write fail, turning the cache off
+    without a word, so it is treated as a damaged file: moved aside, with a warning."""
+
+
+#: the columns of the cache table, as ``PRAGMA table_info`` lists them: (name, type, primary key)
+_LAYOUT = [("key", "TEXT", 1), ("value", "TEXT", 0)]
+
+
+def _check_layout(db: sqlite3.Connection) -> None:
+    """Raise :class:`ForeignLayout` unless ``cache`` is a table of exactly :data:`_LAYOUT`."""
+    kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'cache'").fetchone()
+    if kind is None or kind[0] != "table":
+        raise ForeignLayout(f"its 'cache' is a {kind[0] if kind else 'missing table'}, not a table")
+    columns = [(row[1], str(row[2]).upper(), row[5]) for row in db.execute("PRAGMA table_info(cache)")]
+    if columns != _LAYOUT:
+        names = ", ".join(c[0] for c in columns)
+        raise ForeignLayout(f"its table 'cache' has the columns {names}, not key, value")
+
+
 class JudgeCache:
     """get/put of JSON-serializable values. ``path=None`` means the default location.
 
-    A file that is not a SQLite database, or whose pages are damaged (truncated, bits flipped),
-    is moved aside (``NAME.corrupt-TIME``) and a new one is started, with one warning: a cache
-    only saves work, so losing it must cost no row. A cache that cannot be made at all (its
+    A file that is not a SQLite database, whose pages are damaged (truncated, bits flipped), or
+    whose ``cache`` is not this table (another layout, a view: :class:`ForeignLayout`), is moved
+    aside (``NAME.corrupt-TIME``) and a new one is started, with one warning: a cache only saves
+    work, so losing it must cost no row. A cache that cannot be made at all (its
     folder is a file, or not writable) is left off, with one warning."""
 
     def __init__(self, path: Path | str | None = None):
@@ -87,6 +109,7 @@ class JudgeCache:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT)")
                 db.commit()
+                _check_layout(db)
                 return db
             except sqlite3.OperationalError as exc:
                 db.close()
@@ -121,9 +144,11 @@ class JudgeCache:
         except (OSError, sqlite3.DatabaseError) as again:
             self._off(again)
             return
+        what = f"is not a judge cache ({exc})" if isinstance(exc, ForeignLayout) else "was damaged"
+        if not isinstance(exc, ForeignLayout):
+            what += f" ({type(exc).__name__}: {exc})"
         warnings.warn(
-            f"the judge cache {self.path} was damaged ({type(exc).__name__}: {exc}); it was moved to "
-            f"{aside.name} and a new one started",
+            f"the judge cache {self.path} {what}; it was moved to {aside.name} and a new one started",
             RuntimeWarning,
             stacklevel=4,
         )

@@ -17,7 +17,7 @@ from rt4chart_plugins.audit.diff import RowChange, diff_reports
 from rt4chart_plugins.batch import run_batch
 from rt4chart_plugins.detector import describe_error
 from rt4chart_plugins.distributed.rows import score_records
-from rt4chart_plugins.types import BatchRow
+from rt4chart_plugins.types import BatchRow, Report
 
 RULES = {"14 days": ("14 days", None), "all users": (None, "Only verified")}
 CONTEXT = ["The trial lasts 14 days.", "Only verified users are eligible."]
@@ -65,11 +65,12 @@ def test_resume_keeps_only_the_lines_that_still_hold(tmp_path):
     rows = [InputRow("a", InvalidInput("x"), "fa"), InputRow("b", InvalidInput("x"), "fb"),
             InputRow("c", InvalidInput("x"), "fc")]
     out = tmp_path / "out.jsonl"
-    lines = [BatchRow(id="a", ok=True, fingerprint="fa").model_dump_json(),  # kept
-             BatchRow(id="b", ok=True, fingerprint="old").model_dump_json(),  # input changed
+    report = Report(label=None, hallucinated=False, score=1.0, state="no_claims")
+    lines = [BatchRow(id="a", ok=True, report=report, fingerprint="fa").model_dump_json(),  # kept
+             BatchRow(id="b", ok=True, report=report, fingerprint="old").model_dump_json(),  # input changed
              BatchRow(id="c", ok=False, error="e", fingerprint="fc").model_dump_json(),  # failed: retried
              BatchRow(id="gone", ok=True, fingerprint="fg").model_dump_json(),  # not in the input
-             BatchRow(id="a", ok=True, fingerprint="fa").model_dump_json(),  # a second line for a
+             BatchRow(id="a", ok=True, report=report, fingerprint="fa").model_dump_json(),  # a second line for a
              '{"id": "c", "ok": tr']  # cut by a kill
     out.write_text("\n".join(lines) + "\n")
     earlier = resume([out], rows)
