@@ -170,9 +170,10 @@ class RT4ChartVerifier(RunnableSerializable[dict, Report]):
         if isinstance(value, Mapping) and self.context_key in value:
             return value
         if self.context is None:
-            if not isinstance(value, Mapping) and (isinstance(value, (str, BaseMessage))):
+            if isinstance(value, (str, BaseMessage)):
+                kind = "a string" if isinstance(value, str) else "a message"
                 raise InvalidInput(
-                    f"{type(self).__name__} got the answer alone ({type(value).__name__}) and no context to check it "
+                    f"{type(self).__name__} got the answer alone ({kind}) and no context to check it "
                     f"against: give it one, {type(self).__name__}(context=retriever).around(chain) (the retriever is "
                     f"asked the chain's question) or {type(self).__name__}(context=documents), or end the chain with a "
                     f"mapping {{{self.context_key!r}, {self.question_key!r}, {self.answer_key!r}}}"
