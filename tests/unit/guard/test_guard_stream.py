@@ -154,3 +154,24 @@ def test_the_async_driver_streams_the_same(verifier):
 
     out = asyncio.run(run())
     assert len(out) >= 2 and "".join(out) == verifier.guard(CONTEXT, ANSWER, policy="flag").text
+
+
+def test_a_piece_that_cannot_be_verified_raises_or_passes_the_rest_marked(verifier):
+    from rt4chart_plugins import JudgeError
+    from rt4chart_plugins.detector import failed_report
+
+    def verify(piece):  # the judge's endpoint goes down after the first sentence
+        if piece.startswith("The free trial"):
+            return verifier.verify(CONTEXT, piece)
+        return failed_report({"answer": piece}, ConnectionError("the judge's endpoint is down"))
+
+    out: list[str] = []
+    with pytest.raises(JudgeError, match="endpoint is down"):
+        for piece in guard_stream(tokens(ANSWER), verify, StreamGuard(passages=CONTEXT)):
+            out.append(piece)
+    assert out == ["The free trial lasts 14 days."]  # what was judged stays shown
+
+    guard = StreamGuard(passages=CONTEXT, on_error="pass")
+    text = "".join(guard_stream(tokens(ANSWER), verify, guard))
+    assert text == ANSWER + "[unverified]"  # nothing unjudged is shown as if it were judged
+    assert guard.result is not None and guard.result.status == "unverified"
