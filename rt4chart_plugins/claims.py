@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import re
 
+from lemminflect import getAllLemmas
+
 from rt4chart_plugins.rules.quantities import number_spans
-from rt4chart_plugins.text.abstention import is_abstention
+from rt4chart_plugins.text.abstention import is_abstention, says_source_lacks
+from rt4chart_plugins.text.words import STOPWORDS
 from rt4chart_plugins.types import Claim, Sentence, Span
 
 #: Refusals and meta-remarks carry no verifiable claim (RAGTruth does not count them as hallucinations).
@@ -67,15 +70,81 @@ def is_refusal(sentence: str) -> bool:
     return bool(REFUSAL.search(sentence)) and len(sentence.split()) <= 30
 
 
+def no_claim_reason(text: str) -> str | None:
+    """Why ``text`` (a sentence, or a clause of one) carries no claim: ``abstention`` (the
+    answerer does not know, or says the context does not say), ``refusal``, ``preamble`` or
+    ``closing``; None when it may state something."""
+    if is_abstention(text) or says_source_lacks(text):
+        return "abstention"
+    if is_refusal(text):
+        return "refusal"
+    if PREAMBLE.search(text):
+        return "preamble"
+    if CLOSING.search(text) and len(text.split()) <= 25:
+        return "closing"
+    return None
+
+
+def asserted_span(sentence: str) -> tuple[int, int] | None:
+    """(start, end) of what ``sentence`` asserts, or None when it asserts nothing.
+
+    The clauses that carry no claim at its start or end are cut off ("The context does not
+    provide any information about pricing, but the trial costs 500 dollars." asserts "the trial
+    costs 500 dollars"), and so is the connective that joined them ("but", "however"). A sentence
+    that abstains and then asserts is judged on what it asserts: neither dropped whole, which would
+    pass an invented fact unchecked, nor judged whole, which flags a correct abstention with it."""
+    lacks = says_source_lacks(sentence) and not _SUBORDINATE.match(sentence)  # "Although X doesn't say, Y."
+    if is_abstention(sentence) or lacks or PREAMBLE.search(sentence):
+        return None
+    if CLOSING.search(sentence) and len(sentence.split()) <= 25:
+        return None
+    pieces = _pieces(sentence)
+    free = [bool(no_claim_reason(sentence[a:b])) for a, b in pieces]
+    kept = [k for k, f in enumerate(free) if not f]
+    if not kept:
+        return None
+    start, end = pieces[kept[0]][0], pieces[kept[-1]][1]
+    if start == 0 and end == len(sentence):
+        return 0, len(sentence)
+    lead = _CONNECTIVE.match(sentence, start)
+    start = lead.end() if lead and lead.end() < end else start
+    while end > start and sentence[end - 1] in " ,;:–—-":
+        end -= 1
+    return (start, end) if sentence[start:end].strip() else None
+
+
 def carries_no_claim(sentence: str) -> bool:
-    """A refusal, an abstention ("I don't know."), a preamble or a closing courtesy: nothing in it
-    can be checked against the context."""
-    return (
-        is_refusal(sentence)
-        or is_abstention(sentence)
-        or bool(PREAMBLE.search(sentence))
-        or (bool(CLOSING.search(sentence)) and len(sentence.split()) <= 25)
-    )
+    """A refusal, an abstention ("I don't know.", "The context does not say."), a preamble or a
+    closing courtesy: nothing in it can be checked against the context."""
+    return asserted_span(sentence) is None
+
+
+#: the connective that opens what a sentence asserts after an abstaining clause
+_CONNECTIVE = re.compile(
+    r"\s*(?:(?:but|however|although|though|yet|still|nevertheless|nonetheless|instead|and|so)\b\s*,?\s*)+",
+    re.IGNORECASE,
+)
+
+
+_COMPLEMENT = re.compile(r"\s*(?:who|whom|whether|what|where|when|how|which)\b", re.IGNORECASE)
+
+
+def _pieces(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` divides at its clause breaks, every piece kept however short (an abstaining
+    "It isn't stated;" is three words), the separator with the piece it ends."""
+    cuts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(text)] + [len(text)]
+    pieces: list[tuple[int, int]] = []
+    for a, b in zip(cuts, cuts[1:]):
+        if not text[a:b].strip():
+            continue
+        if pieces and (
+            len(text[pieces[-1][0] : pieces[-1][1]].split()) < 2  # "Unfortunately," opens the next
+            or _COMPLEMENT.match(text, a)  # "doesn't say | who the landlord is": one piece
+        ):
+            pieces[-1] = (pieces[-1][0], b)
+        else:
+            pieces.append((a, b))
+    return pieces
 
 
 #: Where a sentence divides into clauses: commas, semicolons, dashes and the usual conjunctions
@@ -150,6 +219,65 @@ def clause_claims(sentences: list[Sentence]) -> list[tuple[int, str]]:
         spans = clause_spans(s.text)
         claims += [(s.id, s.text[a:b]) for a, b in spans] if len(spans) > 1 else [(s.id, s.text)] * len(spans)
     return claims
+
+
+#: what opens a clause that continues its sentence's subject: a conjunction or a relative pronoun
+_JOINER = re.compile(
+    r"^\W*(?:(?:and|but|or|while|whereas|which|who|that|although|though|because|so that|as well as|also|then|yet)"
+    r"\b\W*)+",
+    re.IGNORECASE,
+)
+#: auxiliaries and modals: a subject ends before them
+_RELATIVE = re.compile(r"^\W*(?:which|who|that)\b", re.IGNORECASE)
+_SUBORDINATE = re.compile(r"^\W*(?:although|though|even though|while|whereas)\b", re.IGNORECASE)
+_AUXILIARIES = frozenset(
+    "is are was were be been has have had can could will would may might must should shall does do did "
+    "isn't aren't wasn't weren't hasn't haven't hadn't can't couldn't won't wouldn't doesn't don't didn't".split()
+)
+_SUBJECT_WORDS = 8
+
+
+def _verbal(word: str, following: str = "") -> bool:
+    """Whether ``word`` reads as a finite verb: an auxiliary or a modal; a word that is only ever a
+    verb ("get"); or an -s / -ed form that is a noun as well ("lasts", "offers") unless an
+    auxiliary follows it ("accounts can"), which makes it the subject's noun."""
+    low, after = word.lower().strip(",;:"), following.lower().strip(",;:.")
+    if low in _AUXILIARIES:
+        return True
+    lemmas = getAllLemmas(low)
+    if "VERB" not in lemmas:
+        return False
+    if low.endswith("ed"):  # "included 5 reports", "opened in 2010"; not "verified new users"
+        return not after or after in STOPWORDS or after[:1].isdigit()
+    if not {"NOUN", "ADJ", "ADV", "ADP"} & set(lemmas):
+        return True
+    inflected = any(lemma != low for found in lemmas.values() for lemma in found)
+    return inflected and low.endswith("s") and after not in _AUXILIARIES
+
+
+def subject_of(sentence: str) -> str | None:
+    """The words before the first finite verb of ``sentence`` ("The free trial" of "The free trial
+    lasts 14 days"), or None when none is found within :data:`_SUBJECT_WORDS` words."""
+    words = sentence.split()
+    for k, w in enumerate(words[: _SUBJECT_WORDS + 1]):
+        if k and _verbal(w, words[k + 1] if k + 1 < len(words) else ""):
+            return " ".join(words[:k])
+    return None
+
+
+def with_subject(sentence: str, clause: str) -> str:
+    """A clause as it reads on its own, with what it shares with its sentence: "and includes
+    unlimited storage" of "The free trial lasts 14 days and includes unlimited storage." reads
+    "The free trial includes unlimited storage". A clause that has its own subject, or the
+    sentence's first clause, reads as written (without its joining word)."""
+    body = _JOINER.sub("", clause).strip()
+    if not body or sentence.startswith(clause):
+        return clause
+    if _RELATIVE.match(clause):  # "which offers free parking" is about the words before it, not the subject
+        return body
+    first = body.split()
+    subject = subject_of(sentence) if _verbal(first[0], first[1] if len(first) > 1 else "") else None
+    return f"{subject} {body}" if subject else body
 
 
 def by_sentence(claims: list[Claim]) -> list[list[Claim]]:

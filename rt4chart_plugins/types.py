@@ -97,6 +97,7 @@ class Signals(BaseModel):
     encoder: dict[Label, float]  # the cross-encoder's own softmax over (claim, premise)
     coverage: float  # the share of the claim's content words its premise holds
     missing: list[str] = Field(default_factory=list)  # numbers and names of the claim its premise lacks
+    novel: list[str] = Field(default_factory=list)  # content words of the claim no context sentence holds
     #: ``judge="auto"``: whether its gate sent the claim to the embedded LLM, and what it read
     reader: ReaderSignals | None = None
 
@@ -217,6 +218,17 @@ class ClaimVerdict(BaseModel):
     error: str | None = None
 
 
+class Unclaimed(BaseModel):
+    """A stretch of the answer that carries no claim, and why: it is listed, never dropped
+    silently. ``reason``: ``abstention`` (the answerer does not know, or says the context does not
+    say), ``refusal``, ``preamble`` ("Here is a summary:") or ``closing`` ("I hope this helps!").
+    A whole sentence, or the abstaining clause of one that then asserts (its assertion is a claim)."""
+
+    sentence_id: int
+    span: Span
+    reason: Literal["abstention", "refusal", "preamble", "closing"]
+
+
 class Correction(BaseModel):
     """A fix the evidence oracle applied to a judge's output. Never silent."""
 
@@ -288,6 +300,8 @@ class Report(BaseModel):
     score: float | None = Field(ge=0.0, le=1.0)  # fraction of judged claims that are entailed; None when failed
     state: AnswerState
     claims: list[ClaimVerdict] = Field(default_factory=list)
+    #: the answer's sentences (or clauses) that carry no claim, each with its reason
+    unclaimed: list[Unclaimed] = Field(default_factory=list)
     unfaithful_spans: list[Span] = Field(default_factory=list)  # merged answer-sentence spans
     phrase_spans: list[Span] = Field(default_factory=list)  # finer: named phrases where given
     answer: str = ""

@@ -70,6 +70,7 @@ def report_of(state: RunState) -> Report:
         answer_sentences=state.answer_sentences,
         context_sentences=state.context_sentences,
         notes=state.notes,
+        unclaimed=state.unclaimed,
         cost=state.cost,
         judge=state.judge.name,
     )

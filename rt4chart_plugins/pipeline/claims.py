@@ -11,11 +11,14 @@ sentence is an unchecked hallucination.
 
 from __future__ import annotations
 
-from rt4chart_plugins.claims import carries_no_claim, clause_claims
+import re
+from collections import Counter
+
+from rt4chart_plugins.claims import asserted_span, clause_claims, no_claim_reason
 from rt4chart_plugins.errors import InvalidReply
 from rt4chart_plugins.judges.base import DecomposeResult, Judge
 from rt4chart_plugins.pipeline.state import Claims, RunState
-from rt4chart_plugins.types import Claim, Cost, Sentence
+from rt4chart_plugins.types import Claim, Cost, Sentence, Span, Unclaimed
 
 
 async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | None) -> Claims:
@@ -23,11 +26,17 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
     a state built without a :class:`~rt4chart_plugins.Verifier`, asks the judge as ``llm`` does), with the
     notes that say which sentences carry none or were kept whole, and the judge's cost."""
     part = Claims()
-    checkable = [s for s in sentences if not carries_no_claim(s.text)]
-    skipped = len(sentences) - len(checkable)
-    if skipped:
-        part.notes.append(f"{skipped} answer sentence(s) are refusals or remarks and carry no claim")
+    checkable, part.unclaimed = asserted(sentences)
+    whole = [u for u in part.unclaimed if u.span.text == _text_of(sentences, u.sentence_id)]
+    if whole:
+        why = ", ".join(f"{n} {reason}" for reason, n in Counter(u.reason for u in whole).items())
+        part.notes.append(f"{len(whole)} answer sentence(s) carry no claim ({why})")
+    cut = len(part.unclaimed) - len(whole)
+    if cut:
+        part.notes.append(f"{cut} answer sentence(s) abstain and then assert: only what they assert is judged")
     if not checkable:
+        if sentences and all(u.reason == "abstention" for u in part.unclaimed):
+            part.notes.append("the answer only abstains: it says what it does not know, and claims nothing")
         return part
     if mode == "sentence" or judge is None:
         pairs = [(s.id, s.text) for s in checkable]
@@ -57,11 +66,47 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
         elif not pairs:
             part.notes.append("holistic decomposition returned no claim; fell back to one claim per sentence")
             pairs = [(s.id, s.text) for s in checkable]
-    text_of = {s.id: s.text for s in sentences}
+    text_of = {s.id: s.text for s in checkable}
     part.claims = [
         Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, "")) for i, (sid, text) in enumerate(pairs)
     ]
     return part
+
+
+def asserted(sentences: list[Sentence]) -> tuple[list[Sentence], list[Unclaimed]]:
+    """The answer sentences cut to what they assert (:func:`~rt4chart_plugins.claims.asserted_span`),
+    those that assert nothing left out; and every stretch left out, with its reason."""
+    kept: list[Sentence] = []
+    unclaimed: list[Unclaimed] = []
+    for s in sentences:
+        where = asserted_span(s.text)
+        if where is None:
+            reason = no_claim_reason(s.text) or "abstention"  # clause by clause, each abstains
+            unclaimed.append(Unclaimed(sentence_id=s.id, span=_span(s, 0, len(s.text)), reason=reason))  # type: ignore[arg-type]
+            continue
+        a, b = where
+        if (a, b) != (0, len(s.text)):
+            for x, y in ((0, a), (b, len(s.text))):
+                piece = _TRAILING_JOINER.sub("", s.text[x:y]).strip(" ,;:–—-")
+                if len(piece) > 1:
+                    at = s.text.index(piece, x)
+                    reason = no_claim_reason(piece) or "abstention"
+                    unclaimed.append(Unclaimed(sentence_id=s.id, span=_span(s, at, at + len(piece)), reason=reason))  # type: ignore[arg-type]
+            s = s.model_copy(update={"text": s.text[a:b], "start": s.start + a, "end": s.start + b})
+        kept.append(s)
+    return kept, unclaimed
+
+
+#: the connective an abstaining clause leaves at its end when what follows asserts ("…, but")
+_TRAILING_JOINER = re.compile(r"[\s,;:–—-]*\b(?:but|however|although|though|yet|and|so)\W*$", re.IGNORECASE)
+
+
+def _span(sentence: Sentence, a: int, b: int) -> Span:
+    return Span(start=sentence.start + a, end=sentence.start + b, text=sentence.text[a:b])
+
+
+def _text_of(sentences: list[Sentence], sid: int) -> str:
+    return next((s.text for s in sentences if s.id == sid), "")
 
 
 async def find_claims(state: RunState) -> Claims:

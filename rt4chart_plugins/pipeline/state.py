@@ -24,6 +24,7 @@ from rt4chart_plugins.types import (
     Judgement,
     LocalVerdict,
     Sentence,
+    Unclaimed,
     Window,
 )
 
@@ -48,6 +49,7 @@ class RunState:
     context_sentences: list[Sentence] = field(default_factory=list)
     # decompose
     claims: list[Claim] = field(default_factory=list)
+    unclaimed: list[Unclaimed] = field(default_factory=list)
     # local verification: the windows, each sentence's tokens, the OR-joined verdicts, the
     # judgement that decides each claim so far, and the claims no window could judge
     windows: list[Window] = field(default_factory=list)
@@ -108,9 +110,10 @@ class Texts(Part):
 
 @dataclass
 class Claims(Part):
-    """The claims stage's part."""
+    """The claims stage's part: the claims, and the stretches of the answer that carry none."""
 
     claims: list[Claim] = field(default_factory=list)
+    unclaimed: list[Unclaimed] = field(default_factory=list)
 
 
 @dataclass

@@ -44,3 +44,99 @@ ABSTENTION = re.compile(
 def is_abstention(sentence: str) -> bool:
     """True when the sentence only says that the answerer does not know."""
     return bool(ABSTENTION.match(sentence.strip()))
+
+
+# ---- "the context does not say": the answer reports that its source lacks something ----------
+
+#: what stands for the source: the context itself, a document's name, or a pronoun for either
+_SOURCE_NOUN = (
+    r"(?:context|passages?|text|documents?|article|sources?|information|data|excerpt|policy|leaflet|"
+    r"listing|page|notice|schedule|timetable|menu|description|sheet|record|report|notes?|release\s+notes|"
+    r"fee\s+sheet|terms|recipe|biography|confirmation|leaflet|label|ad|advert|advertisement|"
+    r"summary|post|email|letter|brochure|guide|manual|announcement|website|site|document\s+provided)"
+)
+_SUBJECT = (
+    rf"(?:(?:the|this|that|these|those|your|its|their)\s+)?(?:(?:provided|given|above|retrieved|available|"
+    rf"supplied|original)\s+)?(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN}|it|this|that|they|there"
+)
+_NEG = rf"(?:does|do|did|has|have)\s*(?:not|n{_APOSTROPHE}t)|never|fails?\s+to|failed\s+to"
+#: verbs of saying: with them, whatever the object, the sentence is about what the source says
+_SAY = (
+    r"(?:mention|say|state|specify|discuss|address|indicate|tell|clarify|detail|describe|reveal|"
+    r"explain|note|report|talk\s+about|go\s+into|touch\s+on|refer\s+to|answer|confirm)"
+)
+#: the verbs that only a text does: with them any short subject is the text ("The trial terms
+#: don't mention refunds", "The confirmation doesn't say whether pets are allowed")
+_ONLY_TEXTS_SAY = r"(?:mention|say|state|specify|clarify|indicate)"
+_ANY_SUBJECT = r"(?:[\w'’-]+\s+){1,4}?"
+#: verbs of holding: only with an object that is information ("does not include any details")
+_HOLD = r"(?:provide|contain|include|give|offer|have|list|share|present|supply)"
+_INFO = (
+    r"(?:(?:any|enough|sufficient|specific|further|more|additional|much|clear|relevant|such|the|an?)\s+)*"
+    r"(?:information|details?|data|mention|word|indication|specifics|answer|figures?|numbers?)"
+)
+_SAID = (
+    r"(?:mentioned|stated|specified|discussed|addressed|indicated|said|explained|detailed|described|"
+    r"reported|clarified|known\s+from|clear\s+from)"
+)
+_COPULA_NOT = rf"(?:is|are|was|were)\s*(?:not|n{_APOSTROPHE}t)|(?:is|are|was|were)\s+never"
+_LEAD = r"^\W*(?:(?:sorry|unfortunately|however|but|although|though|while|whereas|yet|still|and|so)\s*,?\s+)*"
+_FIND = (
+    rf"(?:I|we)\s+(?:could\s*(?:not|n{_APOSTROPHE}t)|can\s*(?:not|n{_APOSTROPHE}t)|cannot|did\s*(?:not|n{_APOSTROPHE}t)|"
+    rf"was\s+(?:not\s+)?unable\s+to|am\s+unable\s+to|were\s+unable\s+to|do\s*(?:not|n{_APOSTROPHE}t))\s+"
+    rf"(?:find|see|locate|determine|tell|answer|say|confirm)"
+)
+
+#: the rest of a clause that reports a lack: anything up to a contrast ("…, but the trial costs
+#: 500 dollars"), a semicolon or a new clause after a comma ("…, and it is free"), which assert
+_REST = r"(?:(?!;|\b(?:but|however|although|though|yet|whereas|while)\b|,\s*(?:and|so|which|it|they)\b).)*"
+
+#: one clause (or sentence) that only reports what its source lacks
+_LACKS = re.compile(
+    _LEAD
+    + r"(?:"
+    # the context does not mention X / doesn't say / does not provide (any) information about X
+    + rf"(?:{_SUBJECT})\s+(?:{_NEG})\s+(?:(?:actually|explicitly|directly|clearly|specifically)\s+)?"
+    + rf"(?:{_SAY}|{_HOLD}\s+{_INFO})\b{_REST}"
+    # the trial terms don't mention X; the recipe doesn't say whether X
+    + rf"|{_ANY_SUBJECT}(?:{_NEG})\s+(?:(?:actually|explicitly|directly|clearly|specifically)\s+)?"
+    + rf"{_ONLY_TEXTS_SAY}\b{_REST}"
+    # the schedule gives no details about X; the biography says nothing about X; the text is silent on X
+    + rf"|(?:{_SUBJECT}|{_ANY_SUBJECT})(?:says|mentions|states)\s+(?:nothing|not\s+a\s+word)\b{_REST}"
+    + rf"|(?:{_SUBJECT}|{_ANY_SUBJECT})(?:gives|provides|contains|includes|offers|has|lists|says)\s+"
+    + rf"(?:no\s+{_INFO}|nothing\s+(?:about|on|regarding|concerning))\b{_REST}"
+    + rf"|(?:{_SUBJECT})\s+(?:is|are|was|were)\s+silent\b{_REST}"
+    # there is no information / mention of X; no details are given about X; nothing is said about X
+    + r"|there\s+(?:is|are|was|were)\s+no\s+(?:(?:further|more|specific|additional|relevant)\s+)?"
+    + rf"(?:information|mention|details?|data|indication|word|record)\b{_REST}"
+    + r"|there(?:['’]s|\s+is)\s+nothing\s+(?:about|on|regarding|concerning)\b"
+    + _REST
+    + r"|no\s+(?:[\w-]+\s+){0,2}?(?:information|details?|data|mention)\s+"
+    + rf"(?:(?:is|are|was|were)\s+)?(?:given|provided|available|mentioned|stated|included|offered|found)\b{_REST}"
+    + rf"|nothing\s+(?:is|was)\s+(?:said|mentioned|stated|specified)\b{_REST}"
+    # X is not mentioned / not stated in the context; it isn't covered (a pronoun subject only)
+    + rf"|(?:[\w'’-]+\s+){{0,6}}?(?:{_COPULA_NOT})\s+(?:(?:explicitly|directly|clearly|specifically)\s+)?"
+    + rf"{_SAID}\b{_REST}"
+    + rf"|(?:it|this|that)\s+(?:{_COPULA_NOT})\s+(?:covered|included|given|provided|listed)\b{_REST}"
+    # cheques aren't covered anywhere in the fee sheet; it doesn't cover payment methods
+    + rf"|(?:[\w'’-]+\s+){{0,6}}?(?:{_COPULA_NOT})\s+(?:covered|included|listed|given|provided)\s+"
+    + rf"(?:anywhere\s+)?in\s+(?:the|this|that)\s+(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN}\b{_REST}"
+    + r"|(?:it|this|that|they|the\s+(?:context|text|passages?|documents?|information|article|sources?))\s+"
+    + rf"(?:{_NEG})\s+cover\b{_REST}"
+    # I could not find anything about X in the listing
+    + rf"|{_FIND}\b{_REST}"
+    # Not mentioned. Not stated in the context.
+    + rf"|not\s+{_SAID}\b{_REST}"
+    + r")$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def says_source_lacks(text: str) -> bool:
+    """True when ``text`` (a sentence or one of its clauses) only reports that the context, or the
+    document it stands for, does not say something: "The policy does not mention student
+    discounts.", "The context does not say.", "No information is given about refunds." It
+    states nothing the context could support or refute, so it carries no claim. A clause that
+    asserts beside it ("…, but the trial costs 500 dollars") is read on its own
+    (:func:`rt4chart_plugins.claims.asserted_span`)."""
+    return bool(_LACKS.match(text.strip().rstrip(",;:–—-")))

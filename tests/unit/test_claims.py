@@ -61,7 +61,7 @@ def test_a_clause_judge_gets_the_clauses_and_an_llm_judge_is_asked_whatever_the_
     by_clause = asyncio.run(decompose(sentences, "llm", ClauseJudge()))
     assert [c.text for c in by_clause.claims] == [t for _, t in clause_claims(sentences[:1])]
     assert by_clause.cost.judge_calls == 0  # the claims stage cut them: the judge was not asked
-    assert by_clause.notes == ["1 answer sentence(s) are refusals or remarks and carry no claim"]
+    assert by_clause.notes == ["1 answer sentence(s) carry no claim (1 closing)"]
     asked = asyncio.run(decompose(sentences, "llm", ScriptedJudge(split_on=", and ")))
     assert [c.text for c in asked.claims] == ["The pass covers all museums", "no booking is needed for the tower"]
     assert asked.cost.judge_calls == 1

@@ -47,3 +47,96 @@ def test_an_abstention_beside_a_claim_leaves_the_claim():
     report = Verifier().verify(context=["The free trial lasts 14 days."],
                                answer="I don't know. The free trial lasts 14 days.")
     assert [c.text for c in report.claims] == ["The free trial lasts 14 days."]
+
+
+# ---- "the context does not say": an answer that reports what its source lacks ---------------
+
+from rt4chart_plugins.claims import asserted_span  # noqa: E402
+from rt4chart_plugins.text.abstention import says_source_lacks  # noqa: E402
+
+LACKS = [
+    "The policy does not mention student discounts.",
+    "The context does not say.",
+    "I couldn't find anything about parking in the listing.",
+    "That isn't covered.",
+    "No information is given about refunds.",
+    "There is no information about refunds in the policy.",
+    "Student discounts are not mentioned.",
+    "Not mentioned in the context.",
+    "The trial terms don't mention refunds.",
+    "The biography says nothing about her family.",
+    "Sorry, the schedule gives no details about paying on board.",
+    "Cheques aren't covered anywhere in the fee sheet.",
+    "The text is silent on that.",
+    "The policy does not mention student discounts, parking, or pets.",
+]
+STATEMENTS = [  # what a thing is or does, not what a text says: claims
+    "The trial does not include unlimited storage.",
+    "Towels are not included in the price.",
+    "Pets are not allowed in the apartment.",
+    "The plan does not cover dental work.",
+    "Dental work is not covered by the plan.",
+    "The hotel has no pool.",
+    "The bus does not stop at Elm Street.",
+    "Refunds are not given after 30 days.",
+    "The policy does not apply to existing customers.",
+]
+
+
+@pytest.mark.parametrize("sentence", LACKS)
+def test_a_sentence_that_reports_what_the_context_lacks_carries_no_claim(sentence):
+    assert says_source_lacks(sentence) and asserted_span(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", STATEMENTS)
+def test_a_statement_about_the_world_is_a_claim(sentence):
+    assert not says_source_lacks(sentence) and asserted_span(sentence) == (0, len(sentence))
+
+
+@pytest.mark.parametrize("sentence, asserted", [
+    ("The context does not provide any information about pricing, but the trial costs 500 dollars and includes "
+     "a free car.", "the trial costs 500 dollars and includes a free car."),
+    ("Although the leaflet doesn't say, the tablets should be taken at night.",
+     "the tablets should be taken at night."),
+    ("It isn't stated; however, the tablets should be taken at night.", "the tablets should be taken at night."),
+    ("The listing doesn't say who the landlord is, but the deposit is one month's rent.",
+     "the deposit is one month's rent."),
+    ("The trial lasts 14 days, but the policy does not mention extensions.", "The trial lasts 14 days"),
+    ("The passages do not provide information about fees, but they mention that the deduction is on Line 29.",
+     "they mention that the deduction is on Line 29."),
+])
+def test_a_sentence_that_abstains_and_then_asserts_is_judged_on_what_it_asserts(sentence, asserted):
+    a, b = asserted_span(sentence)
+    assert sentence[a:b] == asserted
+
+
+def test_the_report_lists_each_stretch_that_carries_no_claim_with_its_reason():
+    answer = ("I hope this helps! The context does not provide any information about pricing, but the trial "
+              "costs 500 dollars. The policy does not mention student discounts.")
+    report = Verifier().verify(context=["The free trial lasts 14 days."], answer=answer)
+    assert [c.text for c in report.claims] == ["the trial costs 500 dollars."]
+    assert report.label == "NIC" and report.hallucinated  # the assertion is judged, and the guard acts on it
+    listed = {(u.sentence_id, u.reason, u.span.text) for u in report.unclaimed}
+    assert listed == {
+        (0, "closing", "I hope this helps!"),
+        (1, "abstention", "The context does not provide any information about pricing"),
+        (2, "abstention", "The policy does not mention student discounts."),
+    }
+    for u in report.unclaimed:
+        assert answer[u.span.start:u.span.end] == u.span.text
+    assert "1 answer sentence(s) abstain and then assert: only what they assert is judged" in report.notes
+
+
+def test_an_answer_made_only_of_abstentions_is_no_claims_and_says_so():
+    report = Verifier().verify(context=["The free trial lasts 14 days."],
+                               answer="The policy does not mention student discounts. The context does not say.")
+    assert report.state == "no_claims" and not report.hallucinated and report.claims == []
+    assert [u.reason for u in report.unclaimed] == ["abstention", "abstention"]
+    assert any("only abstains" in n for n in report.notes)
+
+
+def test_the_guard_removes_what_an_abstaining_sentence_asserts():
+    verifier = Verifier()
+    guarded = verifier.guard(context=["The free trial lasts 14 days."],
+                             answer="The context does not mention the price, but the trial costs 500 dollars.")
+    assert "500 dollars" not in guarded.text
