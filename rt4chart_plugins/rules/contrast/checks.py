@@ -3,6 +3,7 @@ clause, a :class:`Contrast` when that sentence marks the claim's meaning otherwi
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -242,9 +243,12 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
     thing (words shared on the same side of it): "is open every day" / "is closed on Mondays".
     A sentence that uses both poles gives each to what is named before it ("the Ridge Trail is the
     longest and the Lakeside Loop the shortest"): the claim must name what has the other one."""
+    poles_of: dict[str, dict[int, int]] = {}  # per scale, read once: each claim word read it all again
     for i, t in enumerate(claim.low):
         for axis, sign in STATE.get(t, []):
-            theirs = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
+            if axis not in poles_of:
+                poles_of[axis] = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
+            theirs = poles_of[axis]
             if set(theirs) == {sign, -sign}:
                 j = holder_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
                 if j is not None and polarity(claim, i) == polarity(sentence, j):
@@ -301,11 +305,18 @@ def roles(claim: Span, clause: Span) -> Contrast | None:
     acquired Harborline" / "Harborline acquired Crispen"), or kept in another voice ("Harborline
     was acquired by Crispen"). Every such word must say so; one that agrees clears the claim."""
     verdicts: list[tuple[bool, str]] = []
+    # each side's stems counted once: scanning both sides again for every word of the claim made
+    # an unpunctuated sentence of repeated words quadratic (4.6 s at 3,000 words)
+    stems = [stem(u) for u in claim.toks]
+    in_claim = Counter(stems)
+    in_clause: dict[str, list[int]] = {}
+    for j, u in enumerate(clause.toks):
+        in_clause.setdefault(stem(u), []).append(j)
     for i, t in enumerate(claim.toks):
         if not is_content(t) or t[:1].isupper() or any(ch.isdigit() for ch in t):
             continue
-        where = [j for j, u in enumerate(clause.toks) if stem(u) == stem(t)]
-        if len(where) != 1 or sum(stem(u) == stem(t) for u in claim.toks) != 1:
+        where = in_clause.get(stems[i], [])
+        if len(where) != 1 or in_claim[stems[i]] != 1:
             continue
         j = where[0]
         left, right = phrase(claim.toks, i, -1), phrase(claim.toks, i, 1)
