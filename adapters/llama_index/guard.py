@@ -11,6 +11,7 @@ takes any query engine, asks it, and guards ``Response.response`` against the re
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal
 
 from llama_index.core.base.base_query_engine import BaseQueryEngine
@@ -26,6 +27,8 @@ from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, guard_report
 from rt4chart_plugins.guard.policies import check_options
+from rt4chart_plugins.guard.stream import StreamGuard, aguard_stream, guard_stream
+from rt4chart_plugins.types import Report
 
 #: where the guarded answer rides in the returned response's metadata
 METADATA_KEY = "rt4chart_guard"
@@ -40,8 +43,9 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
     markers, ``n`` standing for a source node. The judge options are :class:`RT4ChartEvaluator`'s.
     An answer that cannot be verified raises with its failed report as ``.report``
     (``on_error="raise"``, default); ``"pass"`` returns it marked ``[unverified]``; ``"report"``
-    returns a response whose ``response`` is None. A streaming response is read to its end first:
-    what is returned is a plain ``Response``.
+    returns a response whose ``response`` is None. A streaming engine's answer streams guarded:
+    each sentence once it is judged (:meth:`guard_stream`); :meth:`guard_response` reads a
+    streaming response to its end and returns a plain ``Response``.
     """
 
     def __init__(
@@ -82,12 +86,77 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
     def _get_prompt_modules(self) -> PromptMixinType:
         return {"query_engine": self.query_engine}
 
-    def _query(self, query_bundle: QueryBundle) -> Response:
-        return run_sync(self.aguard_response(self.query_engine.query(query_bundle), query_bundle.query_str))
+    def _query(self, query_bundle: QueryBundle) -> Response | StreamingResponse:
+        response = self.query_engine.query(query_bundle)
+        if isinstance(response, StreamingResponse):
+            return self.guard_stream(response, query_bundle.query_str)
+        return run_sync(self.aguard_response(response, query_bundle.query_str))
 
-    async def _aquery(self, query_bundle: QueryBundle) -> Response:
+    async def _aquery(self, query_bundle: QueryBundle) -> Response | StreamingResponse | AsyncStreamingResponse:
         response = await self.query_engine.aquery(query_bundle)
+        if isinstance(response, AsyncStreamingResponse):
+            return self.aguard_stream(response, query_bundle.query_str)
+        if isinstance(response, StreamingResponse):
+            return self.guard_stream(response, query_bundle.query_str)
         return await self.aguard_response(response, query_bundle.query_str)
+
+    # -- a streaming engine: each sentence shown once judged (rt4chart_plugins.guard.stream) --
+
+    def guard_stream(self, response: StreamingResponse, query: str | None = None) -> StreamingResponse:
+        """A streaming response whose text comes out guarded, each sentence once it is judged,
+        and adds up to :meth:`guard_response`'s text; the :class:`GuardedAnswer` is in its
+        ``metadata["rt4chart_guard"]`` once the stream has ended."""
+        nodes = list(response.source_nodes or [])
+        metadata = dict(response.metadata or {})
+        guard = self._stream_guard(nodes)
+        tokens = response.response_gen if response.response_gen is not None else iter([response.response_txt or ""])
+
+        def guarded() -> Iterator[str]:
+            try:
+                yield from guard_stream(tokens, lambda piece: run_sync(self._apiece(piece, nodes, query)), guard)
+            finally:
+                if guard.result is not None:
+                    metadata[METADATA_KEY] = guard.result
+
+        return StreamingResponse(response_gen=guarded(), source_nodes=nodes, metadata=metadata)
+
+    def aguard_stream(self, response: AsyncStreamingResponse, query: str | None = None) -> AsyncStreamingResponse:
+        """:meth:`guard_stream` for an async streaming response."""
+        nodes = list(response.source_nodes or [])
+        metadata = dict(response.metadata or {})
+        guard = self._stream_guard(nodes)
+
+        async def guarded() -> AsyncIterator[str]:
+            try:
+                async for piece in aguard_stream(
+                    response.async_response_gen(), lambda p: self._apiece(p, nodes, query), guard
+                ):
+                    yield piece
+            finally:
+                if guard.result is not None:
+                    metadata[METADATA_KEY] = guard.result
+
+        return AsyncStreamingResponse(response_gen=guarded(), source_nodes=nodes, metadata=metadata)
+
+    def _stream_guard(self, nodes: list[Any]) -> StreamGuard:
+        return StreamGuard(
+            policy=self.options["policy"],
+            cite=self.options["cite_sources"],
+            passages=[n.node.get_content() for n in nodes],
+            on_error=self.on_error,
+            message=self.options["message"],
+            min_support=self.options["min_support"],
+            quote=self.quote,
+        )
+
+    async def _apiece(self, piece: str, nodes: list[Any], query: str | None) -> Report:
+        """One sentence of a streamed answer verified against the response's source nodes."""
+        passages = [n.node.get_content() for n in nodes]
+        report = await averify_row(self._verifier, passages, piece, query, FIELDS, timeout=self.timeout)
+        cite_nodes(report, nodes)
+        if report.state == "failed" and self.on_error == "raise":
+            raise row_error(report)
+        return report
 
     def guard_response(self, response: Any, query: str | None = None) -> Response:
         """A response from anywhere (its ``response`` and ``source_nodes``), guarded."""

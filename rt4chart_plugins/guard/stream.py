@@ -176,8 +176,12 @@ class StreamGuard:
         return out
 
     def _unverified(self, answer: str) -> GuardedAnswer:
-        """on_error="pass": what was judged, guarded; the rest as it came, marked unverified."""
+        """on_error="pass": what was judged, guarded; the rest as it came, marked unverified
+        (``"report"``: no text, the failed report)."""
         assert self.failed is not None
+        if self.on_error == "report":
+            reason = f"not verified from offset {self.failed_at}: {self.failed.error}"
+            return GuardedAnswer(text=None, status="failed", policy=self.policy, report=self.failed, notes=[reason])
         judged_end = self.pieces[-1][0] + len(self.pieces[-1][1].answer) if self.pieces else 0
         judged = self._guard(self._joined(judged_end), quote=False) if self.pieces else None
         head = judged.text or "" if judged is not None and judged.status == "guarded" else ""

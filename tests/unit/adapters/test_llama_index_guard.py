@@ -4,6 +4,7 @@ response's own source nodes, on the shipped default judge; citations point to th
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -86,3 +87,55 @@ def test_a_streaming_response_is_read_to_its_end_then_guarded():
 
     guarded = asyncio.run(engine.aguard_response(AsyncStreamingResponse(response_gen=agen(), source_nodes=NODES)))
     assert guarded.response.startswith("The free trial lasts 14 days")
+
+
+STREAMED = (
+    "The free trial lasts 14 days.\nThe trial lasts 30 days.\n"
+    "Eligible users may request one extension of the trial by 7 days.\n"
+)
+
+
+class StreamingEngine(CustomQueryEngine):
+    """A streaming query engine (``streaming=True``): its answer comes token by token."""
+
+    answer: str = STREAMED
+
+    def custom_query(self, query_str: str):
+        from llama_index.core.base.response.schema import StreamingResponse
+
+        return StreamingResponse(response_gen=(t for t in re.findall(r"\S+\s*", self.answer)), source_nodes=NODES)
+
+
+@pytest.mark.parametrize("options", [{}, {"policy": "flag"}, {"cite": True}])
+def test_a_streaming_engine_streams_guarded_each_sentence_once_judged(options):
+    from llama_index.core.base.response.schema import StreamingResponse
+
+    whole = RT4ChartGuardQueryEngine(FixedEngine(answer=STREAMED), **options).query("How long?")
+    response = RT4ChartGuardQueryEngine(StreamingEngine(), **options).query("How long?")
+    assert isinstance(response, StreamingResponse)
+    pieces = list(response.response_gen)
+    assert len(pieces) >= 2 and "".join(pieces) == whole.response
+    assert "30 days" not in whole.response or options.get("policy") == "flag"
+    guarded = response.metadata["rt4chart_guard"]
+    assert guarded.text == whole.response and guarded.report.label == Label.CON
+
+
+def test_an_async_streaming_engine_streams_guarded():
+    from llama_index.core.base.response.schema import AsyncStreamingResponse
+
+    class AsyncStreamingEngine(StreamingEngine):
+        async def acustom_query(self, query_str: str):
+            async def tokens():
+                for token in re.findall(r"\S+\s*", self.answer):
+                    yield token
+
+            return AsyncStreamingResponse(response_gen=tokens(), source_nodes=NODES)
+
+    async def run():
+        response = await RT4ChartGuardQueryEngine(AsyncStreamingEngine(), policy="flag").aquery("How long?")
+        assert isinstance(response, AsyncStreamingResponse)
+        return [piece async for piece in response.async_response_gen()], response
+
+    pieces, response = asyncio.run(run())
+    whole = RT4ChartGuardQueryEngine(FixedEngine(answer=STREAMED), policy="flag").query("How long?").response
+    assert len(pieces) >= 2 and "".join(pieces) == whole == response.metadata["rt4chart_guard"].text
