@@ -58,8 +58,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             from rt4chart_plugins.distributed.job import cli_main
 
             return cli_main(args, judge_kwargs(args))
-        if args.address or args.workers or args.rate_limit:
-            print("rt4chart verify: --address, --workers and --rate-limit need --engine ray", file=sys.stderr)
+        if args.address or args.workers or args.rate_limit or args.ray_logs:
+            print(
+                "rt4chart verify: --address, --workers, --rate-limit and --ray-logs need --engine ray", file=sys.stderr
+            )
             return 2
         from rt4chart_plugins.batch import run_batch
 
@@ -246,6 +248,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--rate-limit", type=float, default=None, help="ray, openai judge: API requests per second shared by all actors"
+    )
+    g.add_argument(
+        "--ray-logs",
+        action="store_true",
+        help="ray: also print Ray's own log lines (its warnings and errors, the workers' output); off by default",
     )
     add_judge_args(v)
     v.set_defaults(func=cmd_verify)

@@ -19,10 +19,15 @@ Ray hands back twice (a batch run again after its actor died) is dropped at writ
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import logging
+import os
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +135,60 @@ def read_inputs(files: list[Path], settings: str) -> list[InputRow]:
     return [row for _, row in name_rows(reads, settings)]
 
 
+def init_ray(ray: Any, address: str | None, ray_logs: bool = False) -> None:
+    """Join or start the cluster for a CLI run; Ray's loggers at its defaults with ``ray_logs``, else
+    silent (the run prints its own progress bar and summary)."""
+    level = logging.INFO if ray_logs else logging.CRITICAL
+    if not ray_logs:
+        logging.getLogger("ray").setLevel(level)
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=ray_logs, logging_level=level)
+    if not ray_logs:
+        for name in ("ray", "ray.data"):  # ray.init and Ray Data set their loggers' levels of their own
+            logging.getLogger(name).setLevel(level)
+    ray.data.DataContext.get_current().enable_progress_bars = False  # our bar, not Ray Data's
+
+
+#: Ray's last lines shown when a run that hid them fails
+RAY_TAIL = 20
+
+
+@contextlib.contextmanager
+def ray_lines_hidden() -> Iterator[None]:
+    """Ray's own lines off the terminal for a CLI run: its C++ core writes to file descriptor 2
+    (``[... E ...] core_worker.cc: ...``), as do the processes of a cluster started for the run, and
+    its Python loggers hold the ``sys.stderr`` of their import. Descriptor 2 goes to a scratch file
+    while ``sys.stderr`` keeps the terminal, for the progress bar; when the run raises, Ray's last
+    lines are printed before the error. ``--ray-logs`` keeps them all on the terminal instead."""
+    sys.stderr.flush()
+    original = sys.stderr
+    terminal = os.dup(2)
+    with tempfile.TemporaryFile() as log:
+        sys.stderr = open(  # noqa: SIM115 - closed below, after descriptor 2 is back
+            terminal,
+            "w",
+            buffering=1,
+            encoding=getattr(original, "encoding", None) or "utf-8",
+            errors="backslashreplace",
+            closefd=False,
+        )
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            log.seek(0)
+            tail = log.read().decode("utf-8", "replace").splitlines()[-RAY_TAIL:]
+            if tail:
+                print("Ray's last lines (--ray-logs shows them all):\n" + "\n".join(tail), file=sys.stderr)
+            raise
+        finally:
+            sys.stderr.flush()
+            sys.stderr.close()
+            os.dup2(terminal, 2)
+            os.close(terminal)
+            sys.stderr = original
+
+
 def run_job(
     spec: DetectorSpec,
     input_spec: str,
@@ -140,6 +199,7 @@ def run_job(
     batch_size: int | None = None,
     rate_limit: float | None = None,
     progress: bool = True,
+    ray_logs: bool = False,
 ) -> BatchSummary:
     started = time.perf_counter()
     ray = import_ray()  # before OUT is touched: without the extra, nothing changes
@@ -152,10 +212,7 @@ def run_job(
     todo = [row for _, row in writer.todo()]
     items = [{"id": r.id, INPUT_COLUMN: r.row.model_dump_json()} for r in todo if isinstance(r.row, VerifyInput)]
     if items:
-        if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
-        logging.getLogger("ray.data").setLevel(logging.WARNING)  # our bar, not Ray Data's logs and bars
-        ray.data.DataContext.get_current().enable_progress_bars = False
+        init_ray(ray, address, ray_logs)
     writer.start(progress)
     try:
         for row in todo:
@@ -207,21 +264,26 @@ def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
 def cli_main(args: Any, judge_kwargs: dict[str, Any]) -> int:
     """``rt4chart verify IN -o OUT --engine ray``: exit 1 when a row failed, naming the failed ids.
     The CLI passes the judge options it read, so that this module needs nothing from it."""
-    import sys
-
     if getattr(args, "format", None) not in (None, "json", "jsonl"):
         raise InvalidInput(f"--engine ray writes JSONL shards; --format {args.format} is for the local engine")
     if args.output == "-" or Path(args.output).is_file():
         raise InvalidInput(f"--engine ray writes a folder of shards; -o {args.output} is not a folder")
-    summary = run_job(
-        spec_from_args(args, judge_kwargs),
-        args.input,
-        Path(args.output),
-        address=args.address,
-        workers=args.workers,
-        rate_limit=args.rate_limit,
-        progress=not args.quiet,
-    )
+    ray_logs = bool(getattr(args, "ray_logs", False))
+    ray = import_ray()
+    joined = ray.is_initialized()  # a cluster the caller holds is left up
+    with contextlib.nullcontext() if ray_logs else ray_lines_hidden():
+        summary = run_job(
+            spec_from_args(args, judge_kwargs),
+            args.input,
+            Path(args.output),
+            address=args.address,
+            workers=args.workers,
+            rate_limit=args.rate_limit,
+            progress=not args.quiet,
+            ray_logs=ray_logs,
+        )
+        if not joined:
+            ray.shutdown()  # here, so that the last lines of the cluster it started are hidden too
     for line in summary.report_lines(f"{args.output}/", shown=SHOWN_FAILED):
         print(line, file=sys.stderr)
     return 1 if summary.failed else 0

@@ -69,3 +69,36 @@ def test_rt4chart_examples_refuses_to_overwrite_a_users_file(tmp_path, capsys):
     assert "policy/answer.txt" in err and "other content" in err
     assert (tmp_path / "policy" / "answer.txt").read_text() == "my answer"
     assert not (tmp_path / "samples.jsonl").exists()  # nothing written
+
+
+# ---- Ray's own lines off the terminal ------------------------------------------------------------
+
+
+def test_lines_written_to_descriptor_2_are_hidden_and_the_runs_own_stay(capfd):
+    """What Ray's C++ core and the processes it starts write to descriptor 2 stays off the terminal;
+    the run's own lines (``sys.stderr``: its bar and summary) reach it, and so does the error."""
+    import os
+    import sys
+
+    from rt4chart_plugins.distributed.job import ray_lines_hidden
+
+    with ray_lines_hidden():
+        os.write(2, b"[2026 E 1 1] core_worker.cc:2465: an actor's constructor arguments...\n")
+        print("3 rows: 0 already done, 3 scored, 0 failed", file=sys.stderr)
+    err = capfd.readouterr().err
+    assert err == "3 rows: 0 already done, 3 scored, 0 failed\n"
+    with pytest.raises(RuntimeError), ray_lines_hidden():
+        os.write(2, b"raylet: the line that says why\n")
+        raise RuntimeError("the cluster is gone")
+    err = capfd.readouterr().err
+    assert "Ray's last lines (--ray-logs shows them all):\nraylet: the line that says why" in err
+    print("after", file=sys.stderr)  # descriptor 2 and sys.stderr are back
+    os.write(2, b"fd2\n")
+    assert capfd.readouterr().err == "after\nfd2\n"
+
+
+def test_ray_logs_is_a_ray_flag(tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"id": 1, "context": "c", "answer": "a"}\n')
+    assert cli.main(["verify", str(rows), "-o", str(tmp_path / "out.jsonl"), "--ray-logs"]) == 2
+    assert "need --engine ray" in capsys.readouterr().err
