@@ -22,10 +22,12 @@ import sys
 import sysconfig
 from pathlib import Path
 
-#: the checkout's examples/ (read as data only; nothing is imported from the checkout)
-EXAMPLES = Path(os.environ.get("RT4CHART_SMOKE_EXAMPLES", Path(__file__).resolve().parents[1] / "examples"))
-CONTEXT = (EXAMPLES / "policy" / "context.txt").read_text(encoding="utf-8") if EXAMPLES.is_dir() else ""
-ANSWER = (EXAMPLES / "policy" / "answer.txt").read_text(encoding="utf-8") if EXAMPLES.is_dir() else ""
+from rt4chart_plugins import examples
+
+#: the policy example, as the installed package ships it (`rt4chart examples` writes it as files)
+EXAMPLES = Path("examples")
+CONTEXT = examples.read("policy/context.txt")
+ANSWER = examples.read("policy/answer.txt")
 QUESTION = "Who can get the free trial?"
 #: the policy example's verdicts on the default judge (README)
 POLICY = ["CON", "CON", "ENT", "ENT", "NIC"]  # one claim per clause
@@ -61,6 +63,7 @@ def core() -> None:
     shipped in the wheel; each adapter without its framework names the extra it needs."""
     from rt4chart_plugins import MissingExtra, Verifier
 
+    rt4chart("examples", "-q", str(EXAMPLES))
     out = rt4chart("verify", "--context", str(EXAMPLES / "policy" / "context.txt"),
                    "--answer-file", str(EXAMPLES / "policy" / "answer.txt"))
     assert "Verdict: CON" in out, out
@@ -205,6 +208,7 @@ def hf() -> None:
     from rt4chart_plugins.judges.hf.toy import build_model
 
     model = build_model(Path("nli-model").resolve(), "bert", texts=[CONTEXT, ANSWER], favour="entailment")
+    examples.copy(EXAMPLES)
     out = rt4chart("verify", "--judge", f"hf:{model}", "--context", str(EXAMPLES / "policy" / "context.txt"),
                    "--answer-file", str(EXAMPLES / "policy" / "answer.txt"), "--format", "json")
     report = json.loads(out)
