@@ -24,7 +24,7 @@ from rt4chart_plugins.adapters.langchain.runnable import RT4ChartVerifier
 
 from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, Sources, guard_report
+from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, guard_report
 from rt4chart_plugins.guard.policies import check_options
 from rt4chart_plugins.guard.stream import CUT_OFF_MARK, StreamGuard, aguard_stream, guard_stream
 from rt4chart_plugins.types import Report
@@ -100,14 +100,13 @@ class RT4ChartGuard(RT4ChartVerifier):
 
     # -- one row ------------------------------------------------------------------------------
 
-    def _guarded(self, report: Report, value: Mapping, sources: Sources | None = None) -> GuardedAnswer:
+    def _guarded(self, report: Report, value: Mapping) -> GuardedAnswer:
         context = to_context(value.get(self.context_key))
         return guard_report(
             report,
             policy=self.policy,
             cite_sources=self.cite,
-            passages=context if isinstance(context, list) and sources is None else None,
-            sources=sources,
+            passages=context if isinstance(context, list) else None,
             on_error=self.on_error,
             message=self.message,
             min_support=self.min_support,
