@@ -119,7 +119,7 @@ if [ $DOCS = 1 ]; then
   while IFS='|' read -r page venv extras packages; do
     dir="$WORK/venv-$venv"
     started=$SECONDS
-    if ! docs_install "$dir" "$extras" "$packages" >"$WORK/docs-venv.log" 2>&1; then
+    if ! docs_install "$dir" "$extras" "$packages" </dev/null >"$WORK/docs-venv.log" 2>&1; then
       printf '%-32s %-12s %-8s %s\n' "$page" "$venv" no-venv -
       sed 's/^/    /' "$WORK/docs-venv.log" >&2
       status=1
@@ -131,7 +131,7 @@ if [ $DOCS = 1 ]; then
     if (cd "$WORK/docs-run" && RT4CHART_DOCS_PAGE=$page "$dir/bin/python" -m pytest -q -p no:cacheprovider \
         -c /dev/null --rootdir "$REPO" -W ignore::pytest.PytestUnknownMarkWarning -k test_block \
         "$REPO/tests/unit/test_docs.py") \
-        >"$WORK/docs-$(basename "$page").log" 2>&1; then
+        </dev/null >"$WORK/docs-$(basename "$page").log" 2>&1; then
       printf '%-32s %-12s %-8s %s\n' "$page" "$venv" ok "$((SECONDS - started))"
     else
       printf '%-32s %-12s %-8s %s\n' "$page" "$venv" FAILED "$((SECONDS - started))"
