@@ -26,6 +26,7 @@ from rt4chart_lab.bench.first_user import evaluate_first_user
 from rt4chart_lab.bench.plot import write_plot
 from rt4chart_lab.bench.report import write_report
 from rt4chart_lab.bench.runner import RunStats, load_records, run_system
+from rt4chart_lab.bench.served import served_metrics, served_table, served_verifier
 from rt4chart_lab.bench.systems import System, select
 
 
@@ -122,6 +123,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
             return GaspDetector(system.gasp_model)
         if system.readout_model:
             return ReadoutDetector(system.readout_model, prompt_only=system.prompt_only)
+        if system.served:
+            return served_verifier(system.name, endpoint, system.pipeline_config(dataset, base_config))
         return Verifier(judge, judge_kwargs=judge_kwargs, **system.pipeline_config(dataset, base_config))
 
     stack = contextlib.ExitStack()
@@ -142,6 +145,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
                         "pairs": metrics.evaluate_pairs, "first-user": evaluate_first_user}
             results[system.name] = evaluate[scored_as](rows, preds)
             results[system.name]["description"] = system.description
+            if system.served:
+                results[system.name]["served"] = served_metrics(rows, preds)
             # the process's peak resident memory so far (the embedded judge runs in-process)
             results[system.name]["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     selection = f"subset {subset or 'all'}" + (f", split {split}" if split else "") + (f", first {limit}" if limit else "")
@@ -157,6 +162,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         "systems": results,
     }
     table = write_report(run_dir, summary)
+    if any(s.served for s in chosen):
+        table += "\n" + served_table(results) + "\n"
     note = write_plot(run_dir, summary)
     if note:
         table += f"\n{note}\n"
@@ -210,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      "gasp (SmolLM2-135M), gasp-qwen0.5b, gasp-qwen1.5b (GASP scorers, no judge), "
                                      "readout, judge-yes (the 1.5B judge's hidden-state readout, and its P(Yes) alone), "
                                      "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
-                                     "(the last four run on the judge LLM through an OpenAI-compatible server)")
+                                     "(the last four run on the judge LLM through an OpenAI-compatible server), "
+                                     "openai-served, local (the embedded 1.5B model through the openai judge and "
+                                     "llama_server on loopback, and in-process: failed rows, balanced accuracy, s/row)")
     b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
     b.add_argument("--out", default="results", help="results folder (default: results)")
     b.add_argument("--concurrency", type=int, default=1, help="rows in flight per system")

@@ -13,6 +13,7 @@ from typing import Any
 
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_lab.bench.external import EXTERNAL
+from rt4chart_lab.bench.served import SERVED
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class System:
     gasp_model: str | None = None  # GASP with this scorer instead of RT4CHART (no judge)
     readout_model: str | None = None  # the hidden-state readout of this judge instead of RT4CHART
     prompt_only: bool = False  # with readout_model: the judge's own P(Yes) from the same pass
+    served: bool = False  # bench/served.py: the embedded model through the openai judge and its server, or in-process
 
     def pipeline_config(self, dataset: str, base: dict[str, Any] | None = None) -> dict[str, Any]:
         cfg = {**(base or {}), **self.config}
@@ -51,6 +53,7 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (
     System("oracle", "ceiling, not a detector: reads the gold labels and flags exactly the answer sentences (span) "
            "and clauses (phrase) that overlap a gold span", oracle=True),
     *(System(name, description, external=True) for name, (description, _) in EXTERNAL.items()),
+    *(System(name, description, served=True) for name, description in SERVED.items()),
 )}
 
 DEFAULT_SYSTEMS = {"ragtruth": ["rt4chart", "rt4chart-no-global", "rt4chart-sentence", "flag-all"],
