@@ -152,3 +152,11 @@ def test_the_probe_folds_into_one_linear_map_and_beats_a_weak_reading():
         assert not {g for g, k in zip(groups, folds) if k == f} & {g for g, k in zip(groups, folds) if k != f}
     lo, hi = pp.bootstrap_difference(oof, free[:, 0], y, groups, 100, 0)
     assert 0 < lo < hi
+
+
+def test_a_k_beyond_the_rows_takes_as_many_components_as_there_are():
+    from rt4chart_lab.readout import pair_probe as pp
+
+    hidden, free, y, _ = _synthetic(n=30, d=40)
+    probe = pp.Basis(hidden, 256).fit(256, free, y, 1.0)
+    assert probe.axes.shape == (40, 30) and np.all(np.isfinite(probe.prob(hidden, free)))

@@ -126,6 +126,7 @@ class Basis:
         self.scores = xs @ self.axes
 
     def fit(self, k: int, free: np.ndarray, y: np.ndarray, l2: float) -> Probe:
+        k = min(k, self.scores.shape[1])  # fewer rows than k: as many components as they have
         comps = self.scores[:, :k]
         comp_std = np.where(comps.std(axis=0) > 1e-9, comps.std(axis=0), 1.0)
         free_mean, free_std = free.mean(axis=0), np.where(free.std(axis=0) > 1e-9, free.std(axis=0), 1.0)
