@@ -16,6 +16,9 @@ def test_structured_verdicts_over_http_and_cache(openai_server):
     assert len(report.claims) == 3 and all(c.label in Label for c in report.claims)
     assert report.hallucinated  # two of the three sentences are unfaithful
     assert report.cost.judge_calls >= 1 and report.cost.prompt_tokens > 0 and report.cost.completion_tokens > 0
+    # llama-cpp-python's server answers json_schema with a 500 naming response_format, and takes
+    # its own form, a json_object with a schema, which it enforces with a grammar
+    assert judge._schema_mode == "json_object_schema" and "response_format" in judge.fallback_reason
     for c in report.claims:
         assert all(0 <= e.sentence_id < len(POLICY_CONTEXT) for e in c.evidence)
         if c.label == Label.NIC:
