@@ -177,7 +177,7 @@ class RT4ChartGuard(RT4ChartVerifier):
         try:
             async for _ in pieces:
                 pass
-        except BaseException:
+        except Exception:  # the stream was cut, or failed: the result of what was judged, then the error
             if guard.result is not None:
                 yield guard.result
             raise
@@ -190,7 +190,7 @@ class RT4ChartGuard(RT4ChartVerifier):
         try:
             for _ in pieces:
                 pass
-        except BaseException:
+        except Exception:  # the stream was cut, or failed: the result of what was judged, then the error
             if guard.result is not None:
                 yield guard.result
             raise

@@ -115,6 +115,7 @@ def test_a_stream_cut_mid_sentence_shows_what_was_judged_then_the_mark():
     with pytest.raises(ConnectionError):
         asyncio.run(run_result())
     assert results[0].cut_off and "stopped before it ended" in results[0].notes[-1]
+    assert results[0].text == "The free trial lasts 14 days. [cut off]"
 
 
 def test_a_row_that_cannot_be_verified_raises_with_its_report_or_passes_marked():
