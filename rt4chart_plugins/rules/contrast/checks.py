@@ -243,7 +243,7 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
     thing (words shared on the same side of it): "is open every day" / "is closed on Mondays".
     A sentence that uses both poles gives each to what is named before it ("the Ridge Trail is the
     longest and the Lakeside Loop the shortest"): the claim must name what has the other one."""
-    poles_of: dict[str, dict[int, int]] = {}  # per scale, read once: each claim word read it all again
+    poles_of: dict[int, dict[int, int]] = {}  # per scale, read once: each claim word read it all again
     for i, t in enumerate(claim.low):
         for axis, sign in STATE.get(t, []):
             if axis not in poles_of:
