@@ -67,4 +67,4 @@ def test_one_table_row_per_judge_on_the_same_rows(capsys, embedded_model_path):
     rows = _rows(out)
     assert len(rows) == 3 and len({r[0] for r in rows}) == 3, out
     assert rows[0][0].startswith("trained") and "auto" in rows[1][0], out
-    assert all(re.fullmatch(r"\d+\.\d %", cell) for row in rows for cell in row[1:7]), out
+    assert all(re.fullmatch(r"\d+\.\d%", cell) for row in rows for cell in row[1:7]), out
