@@ -137,6 +137,11 @@ def _unit(word: str) -> tuple[str, str] | None:
     return str(unit), str(dims)
 
 
+def unit_of(word: str) -> bool:
+    """Whether ``word`` names a unit that text measures things in ("hour", "kg", "dollars")."""
+    return _unit(_singular(word)) is not None or _unit(word) is not None
+
+
 def _value(m: re.Match) -> float | None:
     if m.group("digits"):
         value = float(m.group("digits").replace(",", ""))

@@ -1,7 +1,9 @@
 """Clauses of an answer sentence, and the one that holds a contrast's words: the phrase an auditor
 reads for a contradicted claim, whichever judge gave the verdict."""
 
-from rt4chart_plugins.claims import clause_spans, clause_with
+import pytest
+
+from rt4chart_plugins.claims import clause_spans, clause_with, with_subject
 
 
 def test_the_clause_with_a_contrasts_words_is_found_by_its_words_not_its_letters():
@@ -67,3 +69,23 @@ def test_a_clause_judge_gets_the_clauses_and_an_llm_judge_is_asked_whatever_the_
     assert asked.cost.judge_calls == 1
     whole = asyncio.run(decompose(sentences, "holistic", ClauseJudge()))
     assert [c.text for c in whole.claims] == [text]  # Judge.decompose's default: one claim per sentence
+
+
+@pytest.mark.parametrize("sentence, clause, reads", [
+    ("The free trial lasts 14 days and includes unlimited storage.", "and includes unlimited storage",
+     "The free trial includes unlimited storage"),
+    ("Trial accounts can export up to 5 reports and get priority support.", "and get priority support",
+     "Trial accounts get priority support"),
+    ("The museum opened in 2010 and attracts many visitors.", "and attracts many visitors",
+     "The museum attracts many visitors"),
+    # a clause with its own subject reads as written, without its joining word
+    ("The free trial lasts 14 days, and verified new users can extend it once by 7 days.",
+     "and verified new users can extend it once by 7 days", "verified new users can extend it once by 7 days"),
+    # a relative clause is about the words before it, not the sentence's subject
+    ("The bus stops at Elm Street, which offers free parking.", "which offers free parking", "offers free parking"),
+    # the first clause is the sentence's own start
+    ("The free trial lasts 14 days and includes unlimited storage.", "The free trial lasts 14 days",
+     "The free trial lasts 14 days"),
+])
+def test_a_clause_reads_on_its_own_with_the_subject_it_shares(sentence, clause, reads):
+    assert with_subject(sentence, clause) == reads

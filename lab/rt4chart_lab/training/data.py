@@ -46,9 +46,10 @@ from rt4chart_lab.data.datasets import load_ragtruth, resolve_data_dir
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.trained.premise import Premises
 from rt4chart_plugins.models import models_dir
-from rt4chart_plugins.claims import is_refusal
+from rt4chart_plugins.claims import carries_no_claim, is_refusal
 from rt4chart_plugins.pipeline.segment import segment_answer, segment_context
 from rt4chart_lab.data import records, synth
+from rt4chart_lab.training import added
 from rt4chart_lab.distill.label_shards import DEFAULT_OUT, read_labels, reader_model
 
 LABELS = ("ENT", "CON", "NIC")
@@ -75,6 +76,9 @@ class Pair(BaseModel):
     # a soft target over the four labels (ENT, CON, NIC, not ENT) that the loss uses instead of
     # ``label``: the reader's readings (:func:`reader_pairs`); ``label`` is then its likeliest, for the counts
     soft: tuple[float, float, float, float] | None = None
+    # the whole context the claim is read against, where the decision reads what the claim adds to
+    # it (rules/novelty.py); empty: the premise stands for it
+    context: str = ""
 
 
 CountTokens = Callable[[list[str]], list[int]]
@@ -131,7 +135,8 @@ def supported_sentences(rows) -> list[tuple[str, str]]:
 
 def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, holdout: float, question: str = "always",
                    rng: random.Random, augment: bool, limit: int | None = None,
-                   clause_rate: float = 0.0, drop_rate: float = 0.3) -> tuple[list[Pair], list[Pair]]:
+                   clause_rate: float = 0.0, drop_rate: float = 0.3,
+                   added_facts: int = 0) -> tuple[list[Pair], list[Pair]]:
     """(train pairs, validation pairs) from RAGTruth train rows. Validation holds the held-out sources' real
     sentences and, with ``augment``, their edits (source ``ragtruth-aug``), which fit the decision only.
     ``clause_rate``: the share of supported sentences that also yield clause edits (:func:`_clauses`);
@@ -145,6 +150,12 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
     supported_pool = supported_sentences(rows)
     # trailing clauses come from training sources only, so no held-out sentence is read
     tails = [text for rid, text in supported_pool if not in_holdout(source_of(rid), holdout)]
+    # added facts (validation only): words of other held-out documents added to held-out sentences
+    pools: dict[bool, added.Pool] = {}
+    if added_facts:  # each side's added words come from its own side's documents
+        for side in (True, False):
+            contexts = {r.id.split("-")[0]: r.context for r in rows if in_holdout(source_of(r.id), holdout) == side}
+            pools[side] = added.Pool([s.text for c in contexts.values() for s in segment_context(c)])
     train: list[Pair] = []
     val: list[Pair] = []
     for row in rows:
@@ -158,13 +169,23 @@ def ragtruth_pairs(count: CountTokens, budget: int, *, data_dir: str | None, hol
             # so skipping them too would change what this command rebuilds
             if is_refusal(sent.text):
                 continue
+            if held and added_facts and carries_no_claim(sent.text):
+                continue  # the judge never reads it (a preamble, a closing): the decision is not fitted on it
             label = sentence_label(sent.start, sent.end, row.labels)
             premise = build(sent.text, row.question)
             if premise is None:
                 continue
+            context = " ".join(build.premises.sentences)
             pair = Pair(claim=sent.text, premise=premise, label=LABEL_ID[label], source="ragtruth", group=row.id,
-                        chars=sent.end - sent.start, gold_chars=gold_overlap(sent.start, sent.end, row.labels))
+                        chars=sent.end - sent.start, gold_chars=gold_overlap(sent.start, sent.end, row.labels),
+                        context=context)
             (val if held else train).append(pair)
+            if pools and label == "ENT":
+                own = random.Random(f"added:{row.id}:{sent.start}")
+                for kind, claim, lab in added.added_facts(sent.text, context, pools[held], own, added_facts):
+                    if premise := build(claim, row.question):
+                        (val if held else train).append(Pair(claim=claim, premise=premise, label=lab,
+                                                             source=f"added/{kind}", group=row.id, context=context))
             if not augment or label != "ENT":
                 continue
             if held:

@@ -35,6 +35,7 @@ from rt4chart_plugins.judges.trained.decision import (
     CONFLICT_FEATURES, SUPPORT_FEATURES, Decision, Logistic, conflict_features, decide, support_features)
 from rt4chart_plugins.judges.trained.premise import coverage
 from rt4chart_plugins.rules.facts import unsupported_facts
+from rt4chart_plugins.rules.novelty import Lexicon, novelty
 from rt4chart_lab.training import data, ensemble
 
 VERSION = "2"
@@ -77,6 +78,7 @@ class TrainConfig(BaseModel):
     quantize: bool = True
     members: int = 1  # ensemble members, member k trained with seed + k (training/ensemble.py; measured, not shipped)
     drop_rate: float = 0.3  # share of supported RAGTruth sentences that also give a hard negative (support removed → NIC)
+    added_facts: int = 0  # added-fact edits per supported RAGTruth sentence (training/added.py); held-out ones fit the decision
     nli_pairs: int = 5000  # stage-1 NLI pairs mixed in, with the nli source, so that the task keeps what stage 1 taught
     threads: int = 0  # torch threads; 0: one per core (the speed, not the recipe)
     init_from: str | None = None  # a stage-1 NLI model (`rt4chart train-nli --out DIR`: DIR/model) to start from
@@ -109,7 +111,7 @@ def build_pairs(cfg: TrainConfig, count: data.CountTokens, data_dir: str | None)
         train, val = data.ragtruth_pairs(count, cfg.premise_budget, data_dir=data_dir, holdout=cfg.holdout, rng=rng,
                                          augment="ragtruth-aug" in cfg.sources, limit=cfg.ragtruth_limit,
                                          question=cfg.question, drop_rate=cfg.drop_rate,
-                                         clause_rate=cfg.clause_edits)  # clause edits are augmentation: off with it
+                                         clause_rate=cfg.clause_edits, added_facts=cfg.added_facts)  # clause edits are augmentation: off with it
     if "ragtruth" not in cfg.sources:
         train = [p for p in train if p.source != "ragtruth"]
     if "halueval" in cfg.sources:
@@ -236,16 +238,25 @@ def onnx_probs(model_path: Path, tok, pairs: list[data.Pair]) -> list[list[float
     return softmax(np.asarray(onnx_logits(model_path, tok, pairs))).tolist()
 
 
-def _signals(pairs: list[data.Pair]) -> list[tuple[float, bool]]:
-    """Each pair's word coverage and number/name check, as the judge computes them."""
-    return [(coverage(p.claim, p.premise), bool(unsupported_facts(p.claim, p.premise))) for p in pairs]
+def _signals(pairs: list[data.Pair]) -> list[tuple[float, bool, float, float]]:
+    """Each pair's word coverage, number/name check and the words it adds to its context (how
+    many, and their share), as the judge computes them."""
+    out = []
+    lexicons: dict[str, Lexicon] = {}
+    for p in pairs:
+        context = p.context or p.premise
+        lexicon = lexicons.get(context) or lexicons.setdefault(context, Lexicon(context))
+        novel = lexicon.novel(p.claim)
+        out.append((coverage(p.claim, p.premise), bool(unsupported_facts(p.claim, p.premise)), lexicon.weight(novel),
+                    novelty(p.claim, novel)))
+    return out
 
 
 def decided(pairs: list[data.Pair], logits: list[list[float]], *,
             decision: Decision | None = None) -> list[tuple[float, float, float]]:
     """(P(ENT), P(CON), P(NIC)) per pair: by the fitted decision, or the encoder's own softmax."""
     if decision is not None:
-        return [decide(decision, lg, cover, missing) for lg, (cover, missing) in zip(logits, _signals(pairs))]
+        return [decide(decision, lg, *signals) for lg, signals in zip(logits, _signals(pairs))]
     return [tuple(pr) for pr in softmax(np.asarray(logits)).tolist()] if logits else []
 
 
@@ -263,8 +274,8 @@ _ENCODER_CONFLICT = Logistic(features=CONFLICT_FEATURES, mean=[0.0, 0.0], scale=
 def unfitted_decision() -> Decision:
     """The decision of an artifact whose recipe holds out no rows (a test's tiny run): the encoder's
     own P(ENT), steepened around 0.5 but in the same order, and its own CON share."""
-    support = Logistic(features=SUPPORT_FEATURES, mean=[0.5, 0.0, 0.0], scale=[1.0, 1.0, 1.0],
-                       weights=[8.0, 0.0, 0.0], bias=0.0)
+    support = Logistic(features=SUPPORT_FEATURES, mean=[0.5, 0.0, 0.0, 0.0, 0.0], scale=[1.0] * 5,
+                       weights=[8.0, 0.0, 0.0, 0.0, 0.0], bias=0.0)
     return Decision(support=support, conflict=_ENCODER_CONFLICT, fitted_on="nothing: the recipe holds out no rows")
 
 
@@ -275,7 +286,7 @@ def fit_decision(pairs: list[data.Pair], logits: list[list[float]], *, l2: float
     pair to fit on, the conflict model is the encoder's own CON share (weight 1 on its logit
     difference, none on coverage)."""
     signals = _signals(pairs)
-    x_sup = np.asarray([support_features(lg, c, m) for lg, (c, m) in zip(logits, signals)], dtype=np.float64)
+    x_sup = np.asarray([support_features(lg, *sig) for lg, sig in zip(logits, signals)], dtype=np.float64)
     support = _logistic(SUPPORT_FEATURES, x_sup, np.asarray([p.label == 0 for p in pairs]), l2, balanced=False)
     typed = [i for i, p in enumerate(pairs) if p.label in (1, 2)]
     y_con = np.asarray([pairs[i].label == 1 for i in typed])
@@ -361,7 +372,7 @@ def split_validation(val: list[data.Pair]) -> tuple[list[data.Pair], list[data.P
     """(held-out RAGTruth sentences, held-out contrastive pairs). The edits of held-out RAGTruth
     sentences are in neither: they fit the decision, and the threshold is RAGTruth's own."""
     return ([p for p in val if p.source == "ragtruth"],
-            [p for p in val if p.source not in ("ragtruth", "ragtruth-aug")])
+            [p for p in val if p.source not in ("ragtruth", "ragtruth-aug") and not p.source.startswith("added/")])
 
 
 def validate(val: list[data.Pair], logits: list[list[float]], *, fit: bool) -> tuple[dict, Decision | None]:
@@ -465,7 +476,8 @@ def join_members(cfg: TrainConfig, dirs: list[Path], out_dir: Path, *, data_dir:
                        quantized=quantized.pop())
 
 
-def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log=_print) -> encoder.Manifest:
+def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, added_facts: int | None = None,
+          log=_print) -> encoder.Manifest:
     """The artifact in ``artifact_dir``, its model untouched, with its decision and threshold fitted
     again by today's rule (:func:`fit_decision`, :func:`evaluate`) on the validation rows its recipe
     holds out: what a rebuild with the same recipe would fit, without the training."""
@@ -473,6 +485,9 @@ def refit(artifact_dir: Path, out_dir: Path, *, data_dir: str | None = None, log
     directory, raw = encoder.read_manifest(artifact_dir, check=True)
     previous = {"threshold": raw.get("threshold"), **{k: raw.pop(k) for k in ("decision", "combine") if k in raw}}
     cfg = TrainConfig(**raw.get("training", {}).get("config", {}))
+    if added_facts is not None:  # the decision's own data: the model is untouched, the recipe records it
+        cfg = cfg.model_copy(update={"added_facts": added_facts})
+        raw.setdefault("training", {})["config"] = cfg.model_dump(mode="json")
     val = _validation_pairs(cfg, data_dir)
     if not val:
         raise ValueError("the recipe holds out no RAGTruth rows: nothing to fit on")
@@ -569,7 +584,7 @@ def main(argv: list[str] | None = None) -> int:
     out, data_dir, joined, again = args.pop("out"), args.pop("data_dir"), args.pop("members_from"), args.pop("refit")
     if again:
         try:
-            refit(again, out, data_dir=data_dir)
+            refit(again, out, data_dir=data_dir, added_facts=args["added_facts"])
         except ValueError as exc:
             p.error(str(exc))
         return 0

@@ -180,7 +180,7 @@ class HFJudge(TrainedJudge):
     # ---- what differs from the trained verifier ----------------------------------------------
 
     def _read(
-        self, loaded: _Loaded, text: str, premise: Premise, logits: list[float]
+        self, loaded: _Loaded, text: str, premise: Premise, premises: Premises, logits: list[float]
     ) -> tuple[tuple[float, float, float], Signals]:
         """The model's own (P(ENT), P(CON), P(NIC)): the scorer hands over their logarithms."""
         p_ent, p_con, p_nic = softmax(logits)

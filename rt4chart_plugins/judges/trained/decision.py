@@ -4,7 +4,8 @@ Two logistic regressions, both fitted on training rows the encoder never saw
 (``rt4chart train-verifier``), both stored in the artifact's manifest:
 
 - **support**, P(ENT): over the encoder's P(ENT), the share of the claim's words that the premise
-  contains, and whether the claim names a number or a name the premise lacks. It is fitted on
+  contains, whether the claim names a number or a name the premise lacks, and the content words it
+  adds to the whole context (how many, and their share of its words). It is fitted on
   supported against unsupported sentences, unweighted, so P(ENT) keeps the odds it was fitted at
   and the threshold means what the fit says.
 - **conflict**, the share of the rest that is contradiction: over the encoder's CON-minus-NIC logit
@@ -27,7 +28,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rt4chart_plugins.types import Label
 
 #: the support model's inputs, in the order of its weights
-SUPPORT_FEATURES = ("p_ent", "coverage", "fact_missing")
+SUPPORT_FEATURES = ("p_ent", "coverage", "fact_missing", "novel_weight", "novelty")
+#: the inputs of a decision fitted before the claim's added words were read (artifact v1)
+SUPPORT_FEATURES_V1 = SUPPORT_FEATURES[:3]
+#: the weight of the added words the support model reads saturates here: a fourth rare word says little more
+NOVEL_CAP = 3.0
 #: the conflict model's inputs, in the order of its weights
 CONFLICT_FEATURES = ("logit_con_minus_nic", "coverage")
 
@@ -65,7 +70,9 @@ class Decision(BaseModel):
 
     @model_validator(mode="after")
     def _known_features(self) -> Decision:
-        if self.support.features != SUPPORT_FEATURES or self.conflict.features != CONFLICT_FEATURES:
+        if self.support.features not in (SUPPORT_FEATURES, SUPPORT_FEATURES_V1) or (
+            self.conflict.features != CONFLICT_FEATURES
+        ):
             raise ValueError(
                 f"a decision over {SUPPORT_FEATURES} and {CONFLICT_FEATURES} was expected, "
                 f"got {self.support.features} and {self.conflict.features}"
@@ -80,8 +87,13 @@ def softmax(logits: Sequence[float]) -> list[float]:
     return [v / total for v in e]
 
 
-def support_features(logits: Sequence[float], coverage: float, fact_missing: bool) -> list[float]:
-    return [softmax(logits)[0], float(coverage), 1.0 if fact_missing else 0.0]
+def support_features(
+    logits: Sequence[float], coverage: float, fact_missing: bool, novel: float = 0.0, novelty: float = 0.0
+) -> list[float]:
+    """The support model's inputs in :data:`SUPPORT_FEATURES`' order: ``novel``, the content words
+    the claim adds to its context weighed by their rarity, and ``novelty``, their share of its
+    content words (:mod:`rt4chart_plugins.rules.novelty`)."""
+    return [softmax(logits)[0], float(coverage), 1.0 if fact_missing else 0.0, float(min(novel, NOVEL_CAP)), novelty]
 
 
 def conflict_features(logits: Sequence[float], coverage: float) -> list[float]:
@@ -89,10 +101,17 @@ def conflict_features(logits: Sequence[float], coverage: float) -> list[float]:
 
 
 def decide(
-    decision: Decision, logits: Sequence[float], coverage: float, fact_missing: bool
+    decision: Decision,
+    logits: Sequence[float],
+    coverage: float,
+    fact_missing: bool,
+    novel: float = 0.0,
+    novelty: float = 0.0,
 ) -> tuple[float, float, float]:
-    """(P(ENT), P(CON), P(NIC)) for one (claim, premise) pair."""
-    p_ent = decision.support.prob(support_features(logits, coverage, fact_missing))
+    """(P(ENT), P(CON), P(NIC)) for one (claim, premise) pair; a decision fitted on fewer inputs
+    reads the first of them."""
+    x = support_features(logits, coverage, fact_missing, novel, novelty)
+    p_ent = decision.support.prob(x[: len(decision.support.features)])
     return split(p_ent, decision.conflict.prob(conflict_features(logits, coverage)))
 
 

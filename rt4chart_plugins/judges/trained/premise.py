@@ -14,10 +14,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.rules.novelty import Lexicon
 from rt4chart_plugins.rules.records.regions import spell_codes
 from rt4chart_plugins.text.english import CLOCK_12H, hour_24, split_camel
 from rt4chart_plugins.text.words import STOPWORDS
@@ -212,6 +214,12 @@ class Premises:
         self.sentences, self.costs, self.budget, self.question = sentences, costs, budget, question
         self._costs = np.asarray(costs, dtype=np.int64)
         self.relevance = Relevance(sentences)
+
+    @cached_property
+    def lexicon(self) -> Lexicon:
+        """The whole context's words by lemma: what a claim adds is read against every sentence,
+        not only those its premise picked."""
+        return Lexicon(" ".join(self.sentences))
 
     def pick(self, claim: str, question: str | None = None, *, exclude: set[int] | None = None) -> Premise:
         """The premise of a claim. Under the ``elliptical`` policy the question is read only when
