@@ -69,7 +69,7 @@ REACHABLE = ("examples", "docs", "lab", "scripts", "tests")
 USER_REACHABLE = ("scripts", "tests")
 #: user pages whose blocks still read the checkout's examples/ and docs/ (to be emptied: a page reads
 #: the package's examples with `rt4chart examples` or `examples.read`)
-READS_THE_CHECKOUT = {"docs/guard.md"}
+READS_THE_CHECKOUT: set[str] = set()
 MARKERS = {"model", "lab-data", "setup", "slow", "hf"}
 RUNNABLE = {"python", "bash", "console", "sh", "shell"}
 SHELL = RUNNABLE - {"python"}
