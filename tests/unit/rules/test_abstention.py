@@ -140,3 +140,20 @@ def test_the_guard_removes_what_an_abstaining_sentence_asserts():
     guarded = verifier.guard(context=["The free trial lasts 14 days."],
                              answer="The context does not mention the price, but the trial costs 500 dollars.")
     assert "500 dollars" not in guarded.text
+
+
+@pytest.mark.parametrize("decomposition", ["llm", "sentence", "holistic"])
+def test_an_abstention_means_the_same_to_a_judge_that_decomposes(decomposition):
+    """The claims stage decides what carries a claim before any judge reads the answer: a decomposing
+    LLM judge (openai, local) is never asked about a pure abstention, and decomposes only what an
+    abstaining sentence asserts."""
+    from scripted_judge import ScriptedJudge
+
+    judge = ScriptedJudge({"14 days": ("14 days", None)})
+    verifier = Verifier(judge, decomposition=decomposition)
+    report = verifier.verify(context=["The free trial lasts 14 days."], answer="The context does not say.")
+    assert report.state == "no_claims" and judge.requests == [] and report.cost.judge_calls == 0
+    report = verifier.verify(context=["The free trial lasts 14 days."],
+                             answer="The policy does not mention pricing, but the free trial lasts 14 days.")
+    assert [c.text.rstrip(".") for c in report.claims] == ["the free trial lasts 14 days"]
+    assert report.label == "ENT" and [u.reason for u in report.unclaimed] == ["abstention"]
