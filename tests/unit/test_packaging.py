@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: what the product's distribution is built from: pyproject.toml's and setup.py's inputs
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "rt4chart_plugins", "adapters")
 #: data files the package opens at run time, as ``package_data`` ships them
-DATA = ("*.onnx", "*.json", "py.typed")
+DATA = ("*.onnx", "*.json", "*.npy", "py.typed")
 #: the docs' examples, shipped in ``rt4chart_plugins/examples/`` (read with ``examples.read``) and
 #: kept in a checkout where its tests and scripts read them: each pair must hold the same bytes
 EXAMPLES = {"policy/context.txt": "examples/policy/context.txt", "policy/answer.txt": "examples/policy/answer.txt",

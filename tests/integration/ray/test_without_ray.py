@@ -64,7 +64,7 @@ def test_the_driver_refuses_what_a_worker_would():
         DetectorSpec.create(method="gasp", options={"chunkz": 3})
     with pytest.raises(InvalidInput, match="no judge"):
         DetectorSpec.create(method="gasp", judge="trained")
-    assert DetectorSpec.create(judge="openai", judge_kwargs={"model": "m"}).sends_requests()
+    assert DetectorSpec.create(judge="openai", judge_kwargs={"model": "m", "base_url": "http://127.0.0.1:9/v1"}).sends_requests()
     assert not DetectorSpec.create().sends_requests()
 
 
