@@ -43,8 +43,9 @@ def test_train_command_rebuilds_a_loadable_artifact(tmp_path, capsys):
     assert [m["seed"] for m in manifest["training"]["members"]] == [13, 14]
     if _data_dir():
         assert "| fp32 |" in printed and manifest["validation"]["fp32"]["pairs"] > 0
-        # the decision is fitted on the held-out pairs, contrastive ones included, and labels claims
-        assert len(manifest["decision"]["support"]["weights"]) == 3
+        # the decision is fitted on the held-out pairs, contrastive ones included, and labels claims;
+        # its support model reads what the claim adds beside the encoder, coverage and the fact check
+        assert len(manifest["decision"]["support"]["weights"]) == 5
         assert len(manifest["decision"]["conflict"]["weights"]) == 2
         assert "contrastive" in manifest["validation"]["fp32"]
     report = Verifier(TrainedJudge(out), decomposition="sentence").verify(
