@@ -27,7 +27,8 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
     notes that say which sentences carry none or were kept whole, and the judge's cost."""
     part = Claims()
     checkable, part.unclaimed = asserted(sentences)
-    whole = [u for u in part.unclaimed if u.span.text == _text_of(sentences, u.sentence_id)]
+    asserting = {s.id for s in checkable}
+    whole = [u for u in part.unclaimed if u.sentence_id not in asserting]
     if whole:
         why = ", ".join(f"{n} {reason}" for reason, n in Counter(u.reason for u in whole).items())
         part.notes.append(f"{len(whole)} answer sentence(s) carry no claim ({why})")
@@ -103,10 +104,6 @@ _TRAILING_JOINER = re.compile(r"[\s,;:–—-]*\b(?:but|however|although|though|
 
 def _span(sentence: Sentence, a: int, b: int) -> Span:
     return Span(start=sentence.start + a, end=sentence.start + b, text=sentence.text[a:b])
-
-
-def _text_of(sentences: list[Sentence], sid: int) -> str:
-    return next((s.text for s in sentences if s.id == sid), "")
 
 
 async def find_claims(state: RunState) -> Claims:
