@@ -29,7 +29,7 @@ from rt4chart_plugins.gasp.features import (
     token_anchors,
 )
 from rt4chart_plugins.gasp.scorer import LlamaScorer
-from rt4chart_plugins.judges.llama.shared import require_llama_cpp
+from rt4chart_plugins.llama_runtime.build import require_llama_cpp
 from rt4chart_plugins.types import (
     ClaimVerdict,
     Cost,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges.llama.shared import DirectLlama
+from rt4chart_plugins.llama_runtime.loaded import DirectLlama
 
 _BLOCK = 64  # answer positions per block of the JSD computation (bounds memory at 64 × vocab)
 

@@ -20,7 +20,7 @@ SCRIPT = textwrap.dedent(
     atexit.register(report)
 
     from rt4chart_plugins import GaspDetector, Verifier
-    from rt4chart_plugins.judges.llama import shared
+    from rt4chart_plugins.llama_runtime import loaded as shared
 
     context, answer = ["The museum opens at 10 AM."], "The museum opens at 10 AM."
     GaspDetector("smollm2-135m", chunks=1).verify(context=context, answer=answer)

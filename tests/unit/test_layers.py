@@ -20,7 +20,7 @@ FLOORS = {
     "rt4chart_plugins.types": 0, "rt4chart_plugins.errors": 0, "rt4chart_plugins.config": 0,
     "rt4chart_plugins.deadline": 0,
     "rt4chart_plugins.models": 0, "rt4chart_plugins.examples": 0,
-    "rt4chart_plugins.text": 1,
+    "rt4chart_plugins.text": 1, "rt4chart_plugins.llama_runtime": 1,
     "rt4chart_plugins.rules": 2, "rt4chart_plugins.claims": 2,
     "rt4chart_plugins.judges": 3,
     "rt4chart_plugins.pipeline": 4,

@@ -176,7 +176,7 @@ class PairStateReader:
             from rt4chart_plugins.judges import prompts
             from rt4chart_plugins.judges.llama.premise_read import N_CTX
             from rt4chart_plugins.judges.llama.scoring import first_tokens
-            from rt4chart_plugins.judges.llama.shared import shared_llama
+            from rt4chart_plugins.llama_runtime.loaded import shared_llama
 
             self._llm, _ = shared_llama(self.path, n_ctx=N_CTX, n_batch=512, n_ubatch=512,
                                         n_threads=self.n_threads, n_threads_batch=self.n_threads,

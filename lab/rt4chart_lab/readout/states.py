@@ -26,7 +26,7 @@ from rt4chart_plugins.errors import InvalidInput, JudgeError
 from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.judges.llama.scoring import first_tokens
 from rt4chart_plugins.judges.llama.scoring import p_yes as yes_probability
-from rt4chart_plugins.judges.llama.shared import DirectLlama
+from rt4chart_plugins.llama_runtime.loaded import DirectLlama
 
 
 @dataclass

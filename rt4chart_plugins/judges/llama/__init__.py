@@ -1,8 +1,8 @@
 """The embedded llama.cpp LLM judge, split by job: finding and loading its model (``loading``),
 laying out prompts for the KV cache (``prompting``), reading labels off the logits (``scoring``);
 its two reads (the premise read, ``premise_judge`` over ``premise_read``, and the window read,
-``judge``); and the one loaded model per file and settings that it shares with GASP's scorer
-(``shared``)."""
+``judge``). The one loaded model per file and settings that it shares with GASP's scorer lives
+below both, in :mod:`rt4chart_plugins.llama_runtime`."""
 
 from __future__ import annotations
 

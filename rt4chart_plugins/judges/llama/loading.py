@@ -1,9 +1,10 @@
 """Finding and loading the embedded judge's GGUF model, and naming it for the cache.
 
 Apart from the judge because loading is slow and shared: judges that differ only in cache or
-thresholds join the one model loaded for that file and those settings (:mod:`.shared`), and with it
-its lock, since a loaded model holds one sequence. The name says which weights answered, so that the
-cache never serves one model's verdicts to another.
+thresholds join the one model loaded for that file and those settings
+(:mod:`rt4chart_plugins.llama_runtime.loaded`), and with it its lock, since a loaded model holds
+one sequence. The name says which weights answered, so that the cache never serves one model's
+verdicts to another.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.judges import prompts
 from rt4chart_plugins.judges.llama.scoring import first_tokens
-from rt4chart_plugins.judges.llama.shared import require_llama_cpp, shared_llama
+from rt4chart_plugins.llama_runtime.build import require_llama_cpp
+from rt4chart_plugins.llama_runtime.loaded import shared_llama
 
 
 @dataclass

@@ -155,7 +155,7 @@ def test_auto_without_the_local_extra_says_so_in_one_line(monkeypatch, tmp_path)
     import sys
 
     from rt4chart_plugins.errors import MissingExtra
-    from rt4chart_plugins.judges.llama import shared
+    from rt4chart_plugins.llama_runtime import build as shared
 
     monkeypatch.setattr(shared, "_CHECKED", [])
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # not installed

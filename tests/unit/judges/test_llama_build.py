@@ -16,8 +16,8 @@ import pytest
 
 from rt4chart_plugins import models
 from rt4chart_plugins.errors import MissingExtra, ModelNotAvailable
-from rt4chart_plugins.judges.llama import shared
-from rt4chart_plugins.judges.llama.shared import build_problem, cpu_flags, enabled_features, safe_cmake_args
+from rt4chart_plugins.llama_runtime import build as runtime_build
+from rt4chart_plugins.llama_runtime.build import build_problem, cpu_flags, enabled_features, safe_cmake_args
 
 ROOT = Path(__file__).resolve().parents[3]
 #: what llama-cpp-python 0.3.36 prints: pip's native build on a Sapphire Rapids, and the safe build
@@ -65,8 +65,8 @@ def test_a_build_for_instructions_the_cpu_lacks_is_refused_and_a_safe_one_loads(
 def test_the_safe_flags_are_those_of_the_wheel_script():
     script = (ROOT / "scripts" / "llama_wheel.sh").read_text()
     safe = re.search(r'local safe="([^"]+)"', script).group(1)
-    assert shared.SAFE_CMAKE_ARGS == safe
-    assert f"LLAMA_VERSION={shared.LLAMA_VERSION}" in script
+    assert runtime_build.SAFE_CMAKE_ARGS == safe
+    assert f"LLAMA_VERSION={runtime_build.LLAMA_VERSION}" in script
     assert safe_cmake_args(_flags(SAPPHIRE)).endswith(
         "-DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON")
     assert safe_cmake_args(_flags(HASWELL)) == f"{safe} -DGGML_AVX512=OFF"
@@ -79,7 +79,7 @@ def test_the_check_runs_before_a_model_is_pulled(monkeypatch):
 
     pulled = []
     monkeypatch.setattr(models, "locate", lambda *a, **k: pulled.append(a) or Path("/nonexistent.gguf"))
-    monkeypatch.setattr(shared, "_CHECKED", [])
+    monkeypatch.setattr(runtime_build, "_CHECKED", [])
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # not installed
     with pytest.raises(MissingExtra, match=r"llama-cpp-python.*\[local\]|\[local\].*llama-cpp-python"):
         GaspDetector().scorer
@@ -91,7 +91,7 @@ def test_the_check_runs_before_a_model_is_pulled(monkeypatch):
             return NATIVE_AMX.encode()
 
     monkeypatch.setitem(sys.modules, "llama_cpp", NativeBuild)
-    monkeypatch.delenv(shared.ALLOW_AMX, raising=False)
+    monkeypatch.delenv(runtime_build.ALLOW_AMX, raising=False)
     with pytest.raises(ModelNotAvailable, match="AMX_INT8"):
         GaspDetector().scorer
     assert pulled == []
