@@ -6,6 +6,8 @@ and the types it is made of, the guarded answer, and every error the package rai
 Everything else is importable from its own module and may change.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.errors import (
     InvalidInput,
@@ -16,7 +18,6 @@ from rt4chart_plugins.errors import (
     ModelNotAvailable,
     Rt4chartError,
 )
-from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.guard import GuardedAnswer
 from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.registry import make_judge
@@ -33,6 +34,9 @@ from rt4chart_plugins.types import (
     set_html_view,
 )
 from rt4chart_plugins.verifier import Verifier
+
+if TYPE_CHECKING:
+    from rt4chart_plugins.gasp import GaspDetector
 
 __all__ = [
     # the detectors and their judges
@@ -67,6 +71,17 @@ __all__ = [
     "MissingExtra",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """``GaspDetector``, imported when first asked for: GASP's scorer and its numerics are most of
+    what importing the package would cost, and a trained-judge user never needs them."""
+    if name == "GaspDetector":
+        from rt4chart_plugins.gasp import GaspDetector
+
+        globals()[name] = GaspDetector
+        return GaspDetector
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _report_card(report: Report) -> str:
