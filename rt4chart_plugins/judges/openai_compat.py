@@ -25,14 +25,20 @@ import asyncio
 import os
 import weakref
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from rt4chart_plugins.config import AtLeastOne, Seconds, checked
 from rt4chart_plugins.errors import InvalidInput, InvalidReply, MissingExtra
+from rt4chart_plugins.judges.base import VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.chat import ChatJudge
-from rt4chart_plugins.judges.chat.transport import ChatReply, within
+from rt4chart_plugins.judges.chat.transport import ChatReply, content_text, within
+from rt4chart_plugins.judges.openai_readout import TOP_LOGPROBS, verify_by_premise, yes_probability
 from rt4chart_plugins.judges.prompts import prompt_messages
+from rt4chart_plugins.types import Cost
 
+#: how the judge reads a claim: the verdict the model writes in JSON, or the premise read's
+#: Yes/No probabilities (:mod:`.openai_readout`)
+READS = ("reply", "premise")
 #: the structured-output forms, asked in this order until a server takes one
 FORMATS = ("json_schema", "json_object_schema", "guided", "json_object", "prompt")
 #: (base URL, model) → the form its server took (or the next one to try, after a rejection)
@@ -97,6 +103,7 @@ class OpenAIJudge(ChatJudge):
         seed: int = 0,
         timeout: float = 120.0,
         max_tokens: int = 2048,
+        read: Literal["reply", "premise"] = "reply",
         **kwargs: Any,
     ):
         try:
@@ -112,6 +119,11 @@ class OpenAIJudge(ChatJudge):
         self.seed = seed
         self.timeout = checked("timeout", timeout, Seconds)
         self.max_tokens = checked("max_tokens", max_tokens, AtLeastOne)
+        if read not in READS:
+            raise InvalidInput(f"read must be one of {', '.join(map(repr, READS))} (got {read!r})")
+        self.read = read
+        if read == "premise":  # the premise read judges each sentence's clauses within it, on one window
+            self.one_window = self.clause_claims = True
         # the structured-output form to ask in: the one this endpoint took earlier in this process
         self._schema_mode = _LEARNT.get(self._endpoint(), FORMATS[0])
         self.fallback_reason: str | None = (  # why it is not the first form
@@ -145,6 +157,43 @@ class OpenAIJudge(ChatJudge):
             )
         return self._clients[loop]
 
+    async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
+        """``read="reply"``: the verdicts the model writes in JSON (:class:`ChatJudge`);
+        ``read="premise"``: the premise read off its log probabilities (:mod:`.openai_readout`)."""
+        if self.read == "reply":
+            return await super().verify(request, cost=cost)
+        return await verify_by_premise(
+            self._p_yes,
+            request,
+            cost,
+            name=f"{self.name}+premise-read",
+            cache=self.cache,
+            concurrency=self.concurrency,
+        )
+
+    async def _p_yes(self, system: str, user: str) -> float:
+        """One Yes/No question, one token long, with its retries: P(Yes) against P(No)."""
+        return await self._retrying(lambda: self._yes_no(system, user))
+
+    async def _yes_no(self, system: str, user: str) -> float:
+        resp = await within(
+            self.timeout,
+            self._client().chat.completions.create(
+                model=self.model,
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                temperature=0.0,
+                seed=self.seed,
+                max_tokens=1,
+                logprobs=True,
+                top_logprobs=TOP_LOGPROBS,
+            ),
+        )
+        choice = _first_choice(self.name, resp)
+        content = getattr(getattr(choice, "logprobs", None), "content", None) or []
+        first = (getattr(content[0], "top_logprobs", None) or []) if content else []
+        top = [(str(t.token), float(t.logprob)) for t in first]
+        return yes_probability(top, content_text(choice.message.content))
+
     async def _complete(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
         import openai
 
@@ -176,18 +225,24 @@ class OpenAIJudge(ChatJudge):
                     self._schema_mode = FORMATS[FORMATS.index(form) + 1]
                     _LEARNT[self._endpoint()] = self._schema_mode
                     self.fallback_reason = f"{form}: {type(exc).__name__}: {exc}"[:300]
-        choices = getattr(resp, "choices", None)
-        if choices is None:  # the client hands back what it could not parse: an HTML page, plain text
-            raise InvalidReply(
-                f"{self.name}: the endpoint answered with no chat completion "
-                f"({type(resp).__name__} {str(resp)[:80]!r}); check the URL"
-            )
-        if not choices:
-            raise InvalidReply(f"{self.name}: the endpoint's completion has no choices")
+        choice = _first_choice(self.name, resp)
         usage = getattr(resp, "usage", None)
         return ChatReply(
-            text=choices[0].message.content or "",
+            text=choice.message.content or "",
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-            cut=getattr(choices[0], "finish_reason", None) == "length",
+            cut=getattr(choice, "finish_reason", None) == "length",
         )
+
+
+def _first_choice(name: str, resp: Any) -> Any:
+    """The completion's first choice; :class:`InvalidReply` when the endpoint answered with none."""
+    choices = getattr(resp, "choices", None)
+    if choices is None:  # the client hands back what it could not parse: an HTML page, plain text
+        raise InvalidReply(
+            f"{name}: the endpoint answered with no chat completion "
+            f"({type(resp).__name__} {str(resp)[:80]!r}); check the URL"
+        )
+    if not choices:
+        raise InvalidReply(f"{name}: the endpoint's completion has no choices")
+    return choices[0]

@@ -196,6 +196,7 @@ JUDGES: dict[str, JudgeEntry] = {
                 "seed": int,
                 "timeout": Seconds,
                 "max_tokens": AtLeastOne,
+                "read": Literal["reply", "premise"],
                 **_CHAT,
             },
             flags=(
@@ -205,9 +206,16 @@ JUDGES: dict[str, JudgeEntry] = {
                 Flag("--no-cache", "cache", _NO_CACHE, None, const=False),
                 Flag("--timeout", "timeout", "seconds one request may take before it is retried (default 120)", float),
                 Flag("--max-retries", "max_retries", "retries of a request that failed transiently (default 4)", int),
+                Flag(
+                    "--read",
+                    "read",
+                    "reply: the verdicts the model writes in JSON (default); premise: each sentence against the "
+                    "premise the trained verifier picks, read off the endpoint's log probabilities",
+                ),
             ),
             sends_requests=True,
             decomposition="llm",
+            decomposition_by=lambda options: "clauses" if options.get("read") == "premise" else "llm",
             refuse="rt4chart_plugins.judges.openai_compat:refused_options",
         ),
         JudgeEntry(

@@ -15,7 +15,7 @@ import math
 import random
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -133,11 +133,15 @@ class ChatTransport(ABC):
         return self._semaphores[loop]
 
     async def _send(self, system: str, user: str, schema: dict, schema_name: str) -> ChatReply:
-        """One request with its retries: transient failures wait (the endpoint's ``Retry-After``
-        when it gives one, else exponential backoff with jitter) and try again, up to
-        ``max_retries`` times. A fatal failure (401/403/404), or ``breaker_after`` failed attempts
-        in a row across all requests (the endpoint is down), raises :class:`JudgeUnavailable`;
-        from then on every request fails at once without being sent."""
+        """One JSON request (:meth:`_complete`) with its retries (:meth:`_retrying`)."""
+        return await self._retrying(lambda: self._complete(system, user, schema, schema_name))
+
+    async def _retrying(self, request: Callable[[], Awaitable[T]]) -> T:
+        """``await request()`` with its retries: transient failures wait (the endpoint's
+        ``Retry-After`` when it gives one, else exponential backoff with jitter) and try again, up
+        to ``max_retries`` times. A fatal failure (401/403/404), or ``breaker_after`` failed
+        attempts in a row across all requests (the endpoint is down), raises
+        :class:`JudgeUnavailable`; from then on every request fails at once without being sent."""
         attempt = 0
         while True:
             if self._unavailable is not None:
@@ -147,7 +151,7 @@ class ChatTransport(ABC):
                     if self._unavailable is not None:  # opened while this request waited its turn
                         raise self._unavailable
                     self.attempts += 1
-                    reply = await self._complete(system, user, schema, schema_name)
+                    reply = await request()
                 self._failures_in_a_row = 0
                 return reply
             except (JudgeUnavailable, InvalidReply):
