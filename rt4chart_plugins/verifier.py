@@ -17,8 +17,9 @@ from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
 from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch
 from rt4chart_plugins.detector import Detector, check_input, run_sync
 from rt4chart_plugins.errors import InvalidInput, unknown_options
-from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, OnError, Policy
+from rt4chart_plugins.guard import GuardedAnswer, GuardOptions
 from rt4chart_plugins.guard import aguard as _aguard
+from rt4chart_plugins.guard.options import given
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import choose, make_judge
 from rt4chart_plugins.pipeline.aggregate import report_of
@@ -146,27 +147,11 @@ class Verifier(Detector):
         answer: str,
         question: str | None = None,
         *,
-        policy: Policy = "drop",
-        cite: bool = False,
-        on_error: OnError = "report",
-        message: str = DEFAULT_MESSAGE,
-        min_support: float = 0.5,
-        quote: bool = True,
+        options: GuardOptions | None = None,
+        **keywords: Any,
     ) -> GuardedAnswer:
         """The answer as a user may see it: :meth:`aguard`, from sync code."""
-        return run_sync(
-            self.aguard(
-                context,
-                answer,
-                question,
-                policy=policy,
-                cite=cite,
-                on_error=on_error,
-                message=message,
-                min_support=min_support,
-                quote=quote,
-            )
-        )
+        return run_sync(self.aguard(context, answer, question, options=given(options, keywords)))
 
     async def aguard(
         self,
@@ -174,32 +159,18 @@ class Verifier(Detector):
         answer: str,
         question: str | None = None,
         *,
-        policy: Policy = "drop",
-        cite: bool = False,
-        on_error: OnError = "report",
-        message: str = DEFAULT_MESSAGE,
-        min_support: float = 0.5,
-        quote: bool = True,
+        options: GuardOptions | None = None,
+        **keywords: Any,
     ) -> GuardedAnswer:
-        """Verify the answer, then act on the verdict claim by claim (docs/guard.md):
+        """Verify the answer, then act on the verdict claim by claim (docs/guard.md), as
+        ``options`` say (a :class:`~rt4chart_plugins.guard.GuardOptions`, or its keywords):
         ``policy="drop"`` (default) takes out the clauses the context contradicts or lacks,
         ``"flag"`` marks them (``quote``: and quotes what the context says instead), ``"refuse"``
         answers ``message`` when a claim is contradicted or fewer than ``min_support`` of them are
         supported; ``cite=True`` adds ``[n]`` markers for the passages (or sentences) behind what
         is kept. An answer that cannot be verified gets ``text=None`` and the failed report, or,
         with ``on_error="pass"``, is passed marked unverified (``"raise"``: the error)."""
-        return await _aguard(
-            self,
-            context,
-            answer,
-            question,
-            policy=policy,
-            cite=cite,
-            on_error=on_error,
-            message=message,
-            min_support=min_support,
-            quote=quote,
-        )
+        return await _aguard(self, context, answer, question, options=given(options, keywords))
 
     async def _verify(self, context: str | list[str], answer: str, question: str | None) -> Report:
         question = question.strip() or None if question else None

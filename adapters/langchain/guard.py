@@ -24,8 +24,8 @@ from rt4chart_plugins.adapters.langchain.runnable import RT4ChartVerifier
 
 from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, guard_report
-from rt4chart_plugins.guard.policies import check_options
+from rt4chart_plugins.guard import GuardedAnswer, GuardOptions, Policy, guard_report
+from rt4chart_plugins.guard.options import given
 from rt4chart_plugins.guard.stream import CUT_OFF_MARK, StreamGuard, aguard_stream, guard_stream
 from rt4chart_plugins.types import Report
 
@@ -39,7 +39,8 @@ class RT4ChartGuard(RT4ChartVerifier):
     ``"flag"`` (marked inline) or ``"refuse"`` (``message`` instead, when a claim is contradicted
     or fewer than ``min_support`` of them are supported); ``cite=True`` adds ``[n]`` markers (for
     the documents of a list context). ``output``: ``"text"`` (a ``str``) or ``"result"`` (the
-    :class:`GuardedAnswer`). The judge and pipeline options are :class:`RT4ChartVerifier`'s.
+    :class:`GuardedAnswer`). The judge and pipeline options are :class:`RT4ChartVerifier`'s; the
+    guard's may come whole instead, as ``guard_options=GuardOptions(...)``.
 
     A row that cannot be verified raises with the reason and the failed report as ``.report``
     (``on_error="raise"``, the default); ``on_error="pass"`` passes the answer on marked
@@ -51,13 +52,10 @@ class RT4ChartGuard(RT4ChartVerifier):
     ``output="result"`` yields one result at the end.
     """
 
-    policy: Policy = "drop"
-    cite: bool = False
     output: Literal["text", "result"] = "text"
-    message: str = DEFAULT_MESSAGE
-    min_support: float = 0.5
-    quote: bool = True
     on_error: Literal["raise", "pass", "report"] = "raise"
+    #: the guard's options as one value, handed whole to every row and stream it guards
+    guard_options: GuardOptions = GuardOptions(on_error="raise")
 
     _checked: bool = PrivateAttr(default=False)
 
@@ -65,27 +63,40 @@ class RT4ChartGuard(RT4ChartVerifier):
         self,
         judge: Any = None,
         *,
-        policy: Policy = "drop",
-        cite: bool = False,
+        guard_options: GuardOptions | None = None,
         output: Literal["text", "result"] = "text",
-        message: str = DEFAULT_MESSAGE,
-        min_support: float = 0.5,
-        quote: bool = True,
-        on_error: Literal["raise", "pass", "report"] = "raise",
-        **verifier_options: Any,
+        **options: Any,
     ):
-        check_options(policy, on_error, min_support, message)
+        guard = {k: options.pop(k) for k in list(options) if k in GuardOptions.model_fields}
+        checked = given(guard_options, guard, on_error="raise")
         if output not in ("text", "result"):
             raise InvalidInput(f"unknown output {output!r}: use 'text' (a str) or 'result' (a GuardedAnswer)")
-        if on_error == "report" and output == "text":
+        if checked.on_error == "report" and output == "text":
             raise InvalidInput("on_error='report' gives no text for a row that fails: use output='result' with it")
-        super().__init__(judge, on_error=on_error, **verifier_options)
-        self.policy = policy
-        self.cite = cite
+        super().__init__(judge, on_error=checked.on_error, **options)
         self.output = output
-        self.message = message
-        self.min_support = min_support
-        self.quote = quote
+        self.guard_options = checked
+
+    # the options as they were read before they travelled as one value
+    @property
+    def policy(self) -> Policy:
+        return self.guard_options.policy
+
+    @property
+    def cite(self) -> bool:
+        return self.guard_options.cite
+
+    @property
+    def message(self) -> str:
+        return self.guard_options.message
+
+    @property
+    def min_support(self) -> float:
+        return self.guard_options.min_support
+
+    @property
+    def quote(self) -> bool:
+        return self.guard_options.quote
 
     # -- schemas ------------------------------------------------------------------------------
 
@@ -104,13 +115,8 @@ class RT4ChartGuard(RT4ChartVerifier):
         context = to_context(value.get(self.context_key))
         return guard_report(
             report,
-            policy=self.policy,
-            cite_sources=self.cite,
+            self.guard_options,
             passages=context if isinstance(context, list) else None,
-            on_error=self.on_error,
-            message=self.message,
-            min_support=self.min_support,
-            quote=self.quote,
             error=row_error(report) if report.state == "failed" else None,
         )
 
@@ -197,14 +203,7 @@ class RT4ChartGuard(RT4ChartVerifier):
         yield guard.result
 
     def _stream_guard(self) -> StreamGuard:
-        return StreamGuard(
-            policy=self.policy,
-            cite=self.cite,
-            on_error=self.on_error,
-            message=self.message,
-            min_support=self.min_support,
-            quote=self.quote,
-        )
+        return StreamGuard(self.guard_options)
 
 
 class _StreamRow:

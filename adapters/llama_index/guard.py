@@ -12,7 +12,7 @@ takes any query engine, asks it, and guards ``Response.response`` against the re
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import Any, Literal
+from typing import Any
 
 from llama_index.core.base.base_query_engine import BaseQueryEngine
 from llama_index.core.base.response.schema import AsyncStreamingResponse, Response, StreamingResponse
@@ -25,8 +25,8 @@ from rt4chart_plugins.adapters.llama_index.nodes import cite_nodes
 
 from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.guard import DEFAULT_MESSAGE, GuardedAnswer, Policy, guard_report
-from rt4chart_plugins.guard.policies import check_options
+from rt4chart_plugins.guard import GuardedAnswer, GuardOptions, guard_report
+from rt4chart_plugins.guard.options import given
 from rt4chart_plugins.guard.stream import StreamGuard, aguard_stream, guard_stream
 from rt4chart_plugins.types import Report
 
@@ -43,7 +43,8 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
     markers, ``n`` standing for a source node. The judge options are :class:`RT4ChartEvaluator`'s.
     An answer that cannot be verified raises with its failed report as ``.report``
     (``on_error="raise"``, default); ``"pass"`` returns it marked ``[unverified]``; ``"report"``
-    returns a response whose ``response`` is None. A streaming engine's answer streams guarded:
+    returns a response whose ``response`` is None; the guard's options may come whole instead, as
+    ``guard_options=GuardOptions(...)``. A streaming engine's answer streams guarded:
     each sentence once it is judged (:meth:`guard_stream`); :meth:`guard_response` reads a
     streaming response to its end and returns a plain ``Response``.
     """
@@ -55,28 +56,17 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
         *,
         llm: Any = None,
         judge_kwargs: dict[str, Any] | None = None,
-        policy: Policy = "drop",
-        cite: bool = False,
-        message: str = DEFAULT_MESSAGE,
-        min_support: float = 0.5,
-        quote: bool = True,
-        on_error: Literal["raise", "pass", "report"] = "raise",
+        guard_options: GuardOptions | None = None,
         timeout: float | None = None,
         concurrency: int = 4,
         **options: Any,
     ):
         if not isinstance(query_engine, BaseQueryEngine):
             raise InvalidInput(f"query_engine must be a LlamaIndex query engine, got {type(query_engine).__name__}")
-        check_options(policy, on_error, min_support, message)
+        guard = {k: options.pop(k) for k in list(options) if k in GuardOptions.model_fields}
+        #: the guard's options as one value, handed whole to every answer and stream it guards
+        self.guard_options = given(guard_options, guard, on_error="raise")
         self.query_engine = query_engine
-        self.options: dict[str, Any] = {
-            "policy": policy,
-            "cite_sources": cite,
-            "message": message,
-            "min_support": min_support,
-        }
-        self.quote = quote
-        self.on_error = on_error
         self.timeout = check_timeout(timeout)
         self._verifier = build_verifier(
             judge_from(judge, llm=llm), wrap, judge_kwargs=judge_kwargs, concurrency=concurrency, **options
@@ -139,22 +129,14 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
         return AsyncStreamingResponse(response_gen=guarded(), source_nodes=nodes, metadata=metadata)
 
     def _stream_guard(self, nodes: list[Any]) -> StreamGuard:
-        return StreamGuard(
-            policy=self.options["policy"],
-            cite=self.options["cite_sources"],
-            passages=[n.node.get_content() for n in nodes],
-            on_error=self.on_error,
-            message=self.options["message"],
-            min_support=self.options["min_support"],
-            quote=self.quote,
-        )
+        return StreamGuard(self.guard_options, passages=[n.node.get_content() for n in nodes])
 
     async def _apiece(self, piece: str, nodes: list[Any], query: str | None) -> Report:
         """One sentence of a streamed answer verified against the response's source nodes."""
         passages = [n.node.get_content() for n in nodes]
         report = await averify_row(self._verifier, passages, piece, query, FIELDS, timeout=self.timeout)
         cite_nodes(report, nodes)
-        if report.state == "failed" and self.on_error == "raise":
+        if report.state == "failed" and self.guard_options.on_error == "raise":
             raise row_error(report)
         return report
 
@@ -175,11 +157,9 @@ class RT4ChartGuardQueryEngine(BaseQueryEngine):
         cite_nodes(report, nodes)
         guarded: GuardedAnswer = guard_report(
             report,
+            self.guard_options,
             passages=passages,
-            on_error=self.on_error,
-            quote=self.quote,
             error=row_error(report) if report.state == "failed" else None,
-            **self.options,
         )
         return Response(
             response=guarded.text,

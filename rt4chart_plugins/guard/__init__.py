@@ -2,12 +2,14 @@
 
 ``Verifier().guard(context, answer)`` takes out what the context contradicts or does not contain
 (``policy="drop"``), marks it (``"flag"``) or refuses the answer (``"refuse"``), and with
-``cite=True`` cites the sources of what it keeps. :class:`StreamGuard` (with :func:`guard_stream`
+``cite=True`` cites the sources of what it keeps; :class:`GuardOptions` carries those options
+whole. :class:`StreamGuard` (with :func:`guard_stream`
 and :func:`aguard_stream`) does the same to an answer that streams, sentence by sentence, for any
 framework's guard. See docs/guard.md.
 """
 
 from rt4chart_plugins.guard.citations import Sources
+from rt4chart_plugins.guard.options import GuardOptions
 from rt4chart_plugins.guard.policies import DEFAULT_MESSAGE, MARKS, guard_report
 from rt4chart_plugins.guard.result import Citation, GuardedAnswer, GuardedClaim, OnError, Policy, Source
 from rt4chart_plugins.guard.run import aguard
@@ -19,6 +21,7 @@ __all__ = [
     "MARKS",
     "Citation",
     "GuardedAnswer",
+    "GuardOptions",
     "GuardedClaim",
     "OnError",
     "Policy",

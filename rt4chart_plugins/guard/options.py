@@ -10,6 +10,7 @@ what exists, never pydantic's error list.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
@@ -88,3 +89,15 @@ class GuardOptions(BaseModel):
     def but(self, **changes: Any) -> GuardOptions:
         """These options with some changed, checked again."""
         return GuardOptions.of(**{**self.model_dump(), **changes})
+
+
+def given(options: GuardOptions | None, keywords: Mapping[str, Any], **defaults: Any) -> GuardOptions:
+    """The options a guard was handed: whole (``options=``), or as the keywords every guard takes
+    (``policy="flag"``), over ``defaults`` (a stream guard raises by default); not both at once."""
+    if options is None:
+        return GuardOptions.of(**{**defaults, **keywords})
+    if not isinstance(options, GuardOptions):
+        raise InvalidInput(f"options must be a GuardOptions, got {type(options).__name__}")
+    if keywords:
+        raise InvalidInput(f"give the guard's options whole (options=) or as keywords, not both: {sorted(keywords)}")
+    return options

@@ -18,55 +18,44 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rt4chart_plugins.errors import InvalidInput, JudgeError
+from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.guard.citations import Sources, cite
-from rt4chart_plugins.guard.result import Citation, GuardedAnswer, GuardedClaim, OnError, Policy
+from rt4chart_plugins.guard.options import DEFAULT_MESSAGE, ON_ERROR, POLICIES, GuardOptions, given
+from rt4chart_plugins.guard.result import Citation, GuardedAnswer, GuardedClaim, OnError
 from rt4chart_plugins.guard.surgery import Edit, drop, mark_after
 from rt4chart_plugins.types import ClaimVerdict, Label, Report, Span
 
-POLICIES: tuple[Policy, ...] = ("drop", "flag", "refuse")
-ON_ERROR: tuple[OnError, ...] = ("report", "pass", "raise")
-#: what the user reads instead of an answer that is refused (or left with nothing)
-DEFAULT_MESSAGE = "I can't answer that from the sources I was given."
+# the options' names and message are read from here too (``rt4chart guard``'s flags)
+__all__ = ["DEFAULT_MESSAGE", "MARKS", "ON_ERROR", "POLICIES", "guard_report"]
+
 #: the inline marks of ``flag`` (and of an answer passed on unverified)
 MARKS: dict[Label | None, str] = {Label.CON: "[contradicted]", Label.NIC: "[unsupported]", None: "[unverified]"}
 _RANK: dict[Label | None, int] = {Label.CON: 0, Label.NIC: 1, None: 2}
 
 
-def check_options(policy: str, on_error: str, min_support: float, message: str) -> None:
-    """Refuse a policy, an error handling or a threshold that does not exist, before any work."""
-    if policy not in POLICIES:
-        raise InvalidInput(f"unknown guard policy {policy!r}: use one of {', '.join(map(repr, POLICIES))}")
-    if on_error not in ON_ERROR:
-        raise InvalidInput(f"unknown on_error {on_error!r}: use one of {', '.join(map(repr, ON_ERROR))}")
-    if isinstance(min_support, bool) or not isinstance(min_support, (int, float)) or not 0.0 <= min_support <= 1.0:
-        raise InvalidInput(f"min_support must be a number from 0 to 1, got {min_support!r}")
-    if not isinstance(message, str) or not message.strip():
-        raise InvalidInput("message (what a refused answer reads) must be a non-empty string")
-
-
 def guard_report(
     report: Report,
+    options: GuardOptions | None = None,
     *,
-    policy: Policy = "drop",
-    cite_sources: bool = False,
     passages: Sequence[str] | None = None,
-    on_error: OnError = "report",
-    message: str = DEFAULT_MESSAGE,
-    min_support: float = 0.5,
-    quote: bool = True,
     sources: Sources | None = None,
     error: BaseException | None = None,
+    **keywords: Any,
 ) -> GuardedAnswer:
-    """The answer of ``report`` as ``policy`` lets a user see it.
+    """The answer of ``report`` as the guard's ``options`` let a user see it (a
+    :class:`GuardOptions`, or its keywords: ``policy="flag"``; ``cite_sources`` is ``cite``).
 
-    ``cite_sources``: ``[n]`` markers after each kept, supported span, standing for ``passages``
-    (the context when it was a list of passages) or else for context sentences; ``sources`` shares
-    the numbering with other pieces of the same answer. ``quote``: under ``flag``, the context
-    sentence a contradicted claim goes against is quoted after the answer. ``error``: the exception
-    behind a failed report, raised as it is under ``on_error="raise"``.
+    ``cite``: ``[n]`` markers after each kept, supported span, standing for ``passages`` (the
+    context when it was a list of passages) or else for context sentences; ``sources`` shares the
+    numbering with other pieces of the same answer. ``quote``: under ``flag``, the context sentence
+    a contradicted claim goes against is quoted after the answer. ``error``: the exception behind a
+    failed report, raised as it is under ``on_error="raise"``.
     """
-    check_options(policy, on_error, min_support, message)
+    if "cite_sources" in keywords:  # the name this function gave ``cite`` before the options were one value
+        keywords = {("cite" if k == "cite_sources" else k): v for k, v in keywords.items()}
+    options = given(options, keywords)
+    policy, cite_sources, on_error = options.policy, options.cite, options.on_error
+    message, min_support, quote = options.message, options.min_support, options.quote
     sources = sources if sources is not None else Sources(passages)
     base: dict[str, Any] = {"policy": policy, "report": report}
     if report.state == "failed":

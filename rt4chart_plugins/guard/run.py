@@ -8,10 +8,12 @@ to verify turned into a failed report, so that ``on_error`` decides what the cal
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from rt4chart_plugins.detector import Detector, failed_report
-from rt4chart_plugins.guard.policies import DEFAULT_MESSAGE, check_options, guard_report
-from rt4chart_plugins.guard.result import GuardedAnswer, OnError, Policy
+from rt4chart_plugins.guard.options import GuardOptions, given
+from rt4chart_plugins.guard.policies import guard_report
+from rt4chart_plugins.guard.result import GuardedAnswer
 
 
 async def aguard(
@@ -20,16 +22,13 @@ async def aguard(
     answer: str,
     question: str | None = None,
     *,
-    policy: Policy = "drop",
-    cite: bool = False,
-    on_error: OnError = "report",
-    message: str = DEFAULT_MESSAGE,
-    min_support: float = 0.5,
-    quote: bool = True,
+    options: GuardOptions | None = None,
+    **keywords: Any,
 ) -> GuardedAnswer:
-    """Verify the answer with ``detector``, then guard it (:func:`guard_report`). Options are
-    checked before any work, so a misspelt policy is an error, not an unguarded answer."""
-    check_options(policy, on_error, min_support, message)
+    """Verify the answer with ``detector``, then guard it (:func:`guard_report`) under ``options``
+    (a :class:`GuardOptions`, or its keywords). They are checked before any work, so a misspelt
+    policy is an error, not an unguarded answer."""
+    options = given(options, keywords)
     error: BaseException | None = None
     try:
         report = await detector.averify(context=context, answer=answer, question=question)
@@ -38,14 +37,4 @@ async def aguard(
     except Exception as exc:  # noqa: BLE001 - a row that cannot be verified is a failed report; on_error decides
         report = failed_report({"answer": answer}, exc)
         error = exc
-    return guard_report(
-        report,
-        policy=policy,
-        cite_sources=cite,
-        passages=context if isinstance(context, list) else None,
-        on_error=on_error,
-        message=message,
-        min_support=min_support,
-        quote=quote,
-        error=error,
-    )
+    return guard_report(report, options, passages=context if isinstance(context, list) else None, error=error)

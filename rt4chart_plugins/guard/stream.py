@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.guard.policies import DEFAULT_MESSAGE, MARKS, check_options, guard_report
+from rt4chart_plugins.guard.options import GuardOptions, given
+from rt4chart_plugins.guard.policies import MARKS, guard_report
 from rt4chart_plugins.guard.result import GuardedAnswer, OnError, Policy
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import split_sentences
@@ -45,22 +47,17 @@ _ENDED = re.compile(r"[.!?…][\"'”’)\]]*\s*\Z")
 
 class StreamGuard:
     """The state of one answer guarded as it streams: the text so far, the reports of the pieces
-    judged, and the text already shown. Options are :func:`guard_report`'s."""
+    judged, and the text already shown. ``options``: a :class:`GuardOptions`, or its keywords;
+    ``on_error`` is ``"raise"`` unless they say otherwise (what was shown cannot be taken back)."""
 
     def __init__(
         self,
+        options: GuardOptions | None = None,
         *,
-        policy: Policy = "drop",
-        cite: bool = False,
         passages: Sequence[str] | None = None,
-        on_error: OnError = "raise",
-        message: str = DEFAULT_MESSAGE,
-        min_support: float = 0.5,
-        quote: bool = True,
+        **keywords: Any,
     ):
-        check_options(policy, on_error, min_support, message)
-        self.policy, self.cite, self.on_error = policy, cite, on_error
-        self.message, self.min_support, self.quote = message, min_support, quote
+        self.options = given(options, keywords, on_error="raise")
         self.passages = list(passages) if passages is not None else None
         self.answer = ""  # the text received
         self.done = 0  # characters of it handed out to be judged
@@ -72,6 +69,22 @@ class StreamGuard:
         self.refused = False  # refuse: a claim was contradicted, the message is shown
         self.cut: BaseException | None = None
         self.result: GuardedAnswer | None = None
+
+    @property
+    def policy(self) -> Policy:
+        return self.options.policy
+
+    @property
+    def on_error(self) -> OnError:
+        return self.options.on_error
+
+    @property
+    def message(self) -> str:
+        return self.options.message
+
+    @property
+    def quote(self) -> bool:
+        return self.options.quote
 
     # -- while it streams ---------------------------------------------------------------------
 
@@ -117,7 +130,7 @@ class StreamGuard:
         start, core = self._next
         if report.state == "failed":
             if self.on_error == "raise":
-                guard_report(report, policy=self.policy, on_error="raise", message=self.message)
+                guard_report(report, self.options)
             self.failed, self.failed_at = report, start
             return ""
         self.pieces.append((start, report.model_copy(update={"answer": core})))
@@ -202,16 +215,8 @@ class StreamGuard:
         return _join(self.pieces, self.answer[:end], self.failed.error if self.failed else None)
 
     def _guard(self, report: Report, *, quote: bool) -> GuardedAnswer:
-        return guard_report(
-            report,
-            policy=self.policy,
-            cite_sources=self.cite,
-            passages=self.passages,
-            on_error=self.on_error,
-            message=self.message,
-            min_support=self.min_support,
-            quote=quote,
-        )
+        options = self.options if quote == self.options.quote else self.options.but(quote=quote)
+        return guard_report(report, options, passages=self.passages)
 
 
 def _kept(guarded: GuardedAnswer) -> bool:

@@ -45,3 +45,94 @@ def test_the_options_are_a_value_that_cannot_change():
         options.policy = "drop"  # type: ignore[misc]
     assert options.but(quote=False) == GuardOptions(policy="flag", quote=False)
     assert options == GuardOptions.of(policy="flag")
+
+
+# ---- the options travel whole -------------------------------------------------------------------
+
+CONTEXT = ["The free trial lasts 14 days.", "Eligible users may request one extension of the trial by 7 days."]
+ANSWER = "The free trial lasts 14 days. The trial lasts 30 days."
+
+
+class _Seen:
+    """guard_report as it was, recording the options object each call was handed."""
+
+    def __init__(self, monkeypatch, *modules):
+        from rt4chart_plugins.guard import policies
+
+        self.options: list[GuardOptions] = []
+        real = policies.guard_report
+
+        def spy(report, options=None, **kwargs):
+            self.options.append(options)
+            return real(report, options, **kwargs)
+
+        for module in modules:
+            monkeypatch.setattr(module, "guard_report", spy)
+
+
+def test_options_given_whole_and_as_keywords_are_not_both_taken():
+    from rt4chart_plugins.guard import StreamGuard
+
+    with pytest.raises(InvalidInput, match="not both"):
+        StreamGuard(GuardOptions(), policy="flag")
+    with pytest.raises(InvalidInput, match="must be a GuardOptions"):
+        StreamGuard({"policy": "flag"})  # type: ignore[arg-type]
+
+
+def test_the_same_options_object_reaches_the_answer_guard_and_the_stream_guard(monkeypatch):
+    from rt4chart_plugins import Verifier
+    from rt4chart_plugins.guard import run, stream
+    from rt4chart_plugins.guard.stream import StreamGuard, guard_stream
+
+    options = GuardOptions(policy="flag", quote=False, on_error="raise")
+    seen = _Seen(monkeypatch, run, stream)
+    verifier = Verifier()
+    whole = verifier.guard(CONTEXT, ANSWER, options=options)
+    assert seen.options == [options] and seen.options[0] is options
+    assert verifier.guard(CONTEXT, ANSWER, policy="flag", quote=False, on_error="raise").text == whole.text
+
+    seen.options.clear()
+    guard = StreamGuard(options, passages=CONTEXT)
+    assert guard.options is options
+    text = "".join(guard_stream([ANSWER], lambda piece: verifier.verify(CONTEXT, piece), guard))
+    assert text == whole.text
+    assert seen.options and all(o is options for o in seen.options)
+
+
+def test_the_langchain_guard_hands_one_options_object_to_each_row_and_stream(monkeypatch):
+    pytest.importorskip("langchain_core")
+    from rt4chart_plugins.adapters.langchain import RT4ChartGuard
+    from rt4chart_plugins.adapters.langchain import guard as module
+
+    options = GuardOptions(policy="flag", on_error="raise")
+    seen = _Seen(monkeypatch, module)
+    guard = RT4ChartGuard(guard_options=options)
+    assert guard.guard_options is options and guard._stream_guard().options is options
+    guard.invoke({"context": CONTEXT, "answer": ANSWER})
+    assert seen.options == [options] and seen.options[0] is options
+    # the keywords build the same value, with the adapter's own default (raise)
+    assert RT4ChartGuard(policy="flag").guard_options == options
+    assert RT4ChartGuard(policy="flag").policy == "flag"
+
+
+def test_the_llama_index_guard_hands_one_options_object_to_each_answer_and_stream(monkeypatch):
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.base.response.schema import Response
+    from llama_index.core.query_engine import CustomQueryEngine
+    from llama_index.core.schema import NodeWithScore, TextNode
+    from rt4chart_plugins.adapters.llama_index import RT4ChartGuardQueryEngine
+    from rt4chart_plugins.adapters.llama_index import guard as module
+
+    nodes = [NodeWithScore(node=TextNode(text=p, id_=f"n{i}"), score=1.0) for i, p in enumerate(CONTEXT)]
+
+    class Fixed(CustomQueryEngine):
+        def custom_query(self, query_str: str) -> Response:
+            return Response(response=ANSWER, source_nodes=nodes)
+
+    options = GuardOptions(policy="flag", on_error="raise")
+    seen = _Seen(monkeypatch, module)
+    engine = RT4ChartGuardQueryEngine(Fixed(), guard_options=options)
+    assert engine.guard_options is options and engine._stream_guard(nodes).options is options
+    engine.query("How long is the trial?")
+    assert seen.options == [options] and seen.options[0] is options
+    assert RT4ChartGuardQueryEngine(Fixed(), policy="flag").guard_options == options
