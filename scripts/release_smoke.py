@@ -205,7 +205,9 @@ def hf() -> None:
     (nothing is downloaded), through the CLI and ``Verifier("hf:FOLDER")``; then exported to ONNX
     (int8) and run from the export, as on a machine without torch."""
     from rt4chart_plugins import Verifier
-    from rt4chart_plugins.judges.hf.toy import build_model
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lab"))  # the toy builder: the lab's, not the wheel's
+    from rt4chart_lab.hf_toy import build_model
 
     model = build_model(Path("nli-model").resolve(), "bert", texts=[CONTEXT, ANSWER], favour="entailment")
     examples.copy(EXAMPLES)
@@ -225,7 +227,7 @@ def hf() -> None:
 def serve(cmd: list[str]) -> int:
     """Run ``cmd`` with the embedded model served on loopback (this venv's llama-cpp-python)."""
     from rt4chart_plugins import models
-    from rt4chart_plugins.judges.llama.server import llama_server
+    from rt4chart_lab.serving import llama_server
 
     with llama_server(models.locate(models.DEFAULT_MODEL), n_ctx=4096, alias="qwen-judge") as endpoint:
         return subprocess.run(cmd, env={**os.environ, "RT4CHART_SMOKE_BASE_URL": endpoint.base_url}).returncode

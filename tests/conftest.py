@@ -76,7 +76,7 @@ def openai_server(embedded_model_path):
     """llama-cpp-python's OpenAI-compatible server on loopback, serving the embedded model as
     ``qwen-judge`` (the same helper the benchmark uses for the frameworks' metrics)."""
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from rt4chart_plugins.judges.llama.server import llama_server
+    from rt4chart_lab.serving import llama_server
 
     with llama_server(embedded_model_path, n_ctx=4096, alias="qwen-judge") as endpoint:
         yield endpoint.base_url

@@ -33,7 +33,7 @@ def ask(base_url: str) -> tuple[str, list[float]]:
 
 def test_a_repeated_request_gets_the_same_reply_to_the_last_bit(embedded_model_path):
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from rt4chart_plugins.judges.llama.server import llama_server
+    from rt4chart_lab.serving import llama_server
 
     with llama_server(embedded_model_path, n_ctx=2048, alias="m", fresh_prompts=True) as endpoint:
         replies = [ask(endpoint.base_url) for _ in range(3)]

@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         verifier.prepare()
         return _report(verifier, args.cases)
     from rt4chart_plugins import models
-    from rt4chart_plugins.judges.llama.server import llama_server
+    from rt4chart_lab.serving import llama_server
 
     with llama_server(models.locate(models.DEFAULT_MODEL), n_ctx=4096, alias="qwen-judge") as endpoint:
         verifier = Verifier("openai", decomposition="sentence", judge_kwargs={

@@ -127,7 +127,7 @@ def test_the_cli_without_a_key_says_it_in_one_line(monkeypatch, tmp_path, capsys
 def nli(tmp_path_factory):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from rt4chart_plugins.judges.hf.toy import build_model
+    from rt4chart_lab.hf_toy import build_model
 
     path = tmp_path_factory.mktemp("hf") / "bert"
     build_model(path, "bert", texts=["The trial lasts 14 days."],
@@ -189,7 +189,7 @@ def test_a_seq2seq_verifier_whose_tokenizer_names_token_type_ids_is_read(tmp_pat
     the inputs the model's forward takes are passed."""
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from rt4chart_plugins.judges.hf.toy import build_model
+    from rt4chart_lab.hf_toy import build_model
 
     folder = tmp_path / "t5"
     build_model(folder, "t5", texts=["The trial lasts 14 days."])

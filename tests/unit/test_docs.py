@@ -30,7 +30,8 @@ An HTML comment on the line just before a fence marks a block that cannot run ev
   run, only checked that every file or folder they name exists in the repository.
 
 - ``<!-- docs-test: hf -->``: needs the ``[hf]`` extra (torch and transformers: it builds a tiny
-  model with them). Skipped when either is missing, run otherwise.
+  model with them) and the lab, whose ``rt4chart_lab.hf_toy`` builds it (a fixture, not in the
+  wheel). Skipped when any is missing, run otherwise.
 
 - ``<!-- docs-test: slow -->``: runs for tens of seconds (the fault matrix); marked ``slow``, so the
   fast unit run (``scripts/test.sh --fast``) leaves it to the full run.
@@ -311,8 +312,8 @@ def run_block(block: Block, factory: pytest.TempPathFactory, monkeypatch: pytest
         return
     if "lab-data" in block.markers and (why := lab_data_missing()):
         pytest.skip(why)
-    if "hf" in block.markers and not all(importlib.util.find_spec(m) for m in ("torch", "transformers")):
-        pytest.skip("needs the [hf] extra (torch, transformers)")
+    if "hf" in block.markers and not all(map(importlib.util.find_spec, ("torch", "transformers", "rt4chart_lab"))):
+        pytest.skip("needs the [hf] extra (torch, transformers) and the lab's toy builder (rt4chart_lab.hf_toy)")
     monkeypatch.delenv("RT4CHART_JUDGE", raising=False)
     if block.lang == "python":
         compare(block, run_python(block, workdir(block, factory), monkeypatch))

@@ -92,6 +92,23 @@ def test_the_wheel_holds_every_module_and_data_file_of_the_source_tree(wheel):
     assert "rt4chart_plugins/judges/trained/artifact/model.onnx" in shipped
 
 
+#: what a fixture's code says, that no product module needs: the toy models' random weights and
+#: llama-cpp-python's server, started for the tests and the benchmark
+FIXTURE_SIGNS = ("def build_model(", "llama_cpp.server")
+
+
+def test_the_wheel_holds_no_test_or_lab_fixture(wheel):
+    """The toy Hugging Face verifiers and the loopback llama.cpp server were shipped in the wheel
+    (``judges/hf/toy.py``, ``judges/llama/server.py``); they are the lab's (``rt4chart_lab.hf_toy``,
+    ``rt4chart_lab.serving``), which the tests and the release check import from the checkout."""
+    with zipfile.ZipFile(wheel) as zf:
+        modules = {n: zf.read(n).decode() for n in zf.namelist() if n.endswith(".py") and ".dist-info/" not in n}
+    assert not [n for n in modules if Path(n).stem in ("toy", "hf_toy", "server", "serving", "fixtures")]
+    assert not [n for n, text in modules.items() if any(sign in text for sign in FIXTURE_SIGNS)]
+    lab = ROOT / "lab" / "rt4chart_lab"
+    assert all(sign in (lab / f).read_text() for sign, f in zip(FIXTURE_SIGNS, ("hf_toy.py", "serving.py")))
+
+
 def test_the_sdist_builds_the_same_wheel(source_copy, wheel, tmp_path):
     sdist = build("build_sdist", source_copy, tmp_path / "sdist")
     with tarfile.open(sdist) as tf:

@@ -2,8 +2,8 @@
 endpoint: the frameworks' own faithfulness metrics, and the paper's single "direct" prompt.
 
 With ``--judge local`` the bench starts llama-cpp-python's OpenAI-compatible server on the embedded
-model (:func:`rt4chart_plugins.judges.llama.server.llama_server`), so every system reads the same weights. A row whose metric raises or
-returns NaN is recorded as not judged, with the error: that is part of the comparison.
+model (:func:`rt4chart_lab.serving.llama_server`), so every system reads the same weights. A row whose
+metric raises or returns NaN is recorded as not judged, with the error: that is part of the comparison.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from rt4chart_plugins.errors import JudgeError, MissingExtra
 from rt4chart_plugins.judges.chat.replies import extract_json_text
-from rt4chart_plugins.judges.llama.server import Endpoint
+from rt4chart_lab.serving import Endpoint
 
 
 _QUIET = {"DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "DEEPEVAL_DISABLE_DOTENV": "1", "DEEPEVAL_UPDATE_WARNING_OPT_IN": "NO",

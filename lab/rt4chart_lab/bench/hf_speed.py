@@ -23,7 +23,7 @@ import numpy as np
 
 from rt4chart_plugins.judges.hf.export import export
 from rt4chart_plugins.judges.hf.runtime import load, read_card
-from rt4chart_plugins.judges.hf.toy import build_model
+from rt4chart_lab.hf_toy import build_model
 
 WORDS = ("the free trial lasts days only new users whose identity has been verified can extend it once by "
          "seven priority email support is not part of plan").split()
@@ -44,7 +44,7 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rt4chart_lab.bench.hf_speed", description=__doc__)
-    parser.add_argument("--arch", default="deberta-v3-base", help="toy architecture (rt4chart_plugins.judges.hf.toy)")
+    parser.add_argument("--arch", default="deberta-v3-base", help="toy architecture (rt4chart_lab.hf_toy)")
     parser.add_argument("--pairs", type=int, default=64, help="pairs timed per runtime and length")
     parser.add_argument("--tokens", type=int, nargs="+", default=[128, 256], help="tokens per pair")
     parser.add_argument("--batch-size", type=int, default=16)

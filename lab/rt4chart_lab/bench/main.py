@@ -21,7 +21,7 @@ from rt4chart_plugins.verifier import Verifier
 from rt4chart_lab import metrics
 from rt4chart_lab.data import first_user, pairs, records_dev
 from rt4chart_lab.data.datasets import load_extra, load_ragtruth, load_wice, resolve_data_dir, subset_ids
-from rt4chart_plugins.judges.llama.server import Endpoint, llama_server
+from rt4chart_lab.serving import Endpoint, llama_server
 from rt4chart_lab.bench.first_user import evaluate_first_user
 from rt4chart_lab.bench.plot import write_plot
 from rt4chart_lab.bench.report import write_report

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.judges.llama.server import Endpoint
+from rt4chart_lab.serving import Endpoint
 from rt4chart_plugins.verifier import Verifier
 
 #: the systems this module adds, and the judge each reads the embedded model through

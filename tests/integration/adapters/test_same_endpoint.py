@@ -96,7 +96,7 @@ def verdicts(report) -> list[tuple[str, str | None, list[int]]]:
 def fresh_server(embedded_model_path):
     """The embedded model behind llama.cpp's server, every prompt read from an empty KV cache."""
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from rt4chart_plugins.judges.llama.server import llama_server
+    from rt4chart_lab.serving import llama_server
 
     with llama_server(embedded_model_path, n_ctx=4096, alias=MODEL, fresh_prompts=True) as endpoint:
         yield endpoint.base_url

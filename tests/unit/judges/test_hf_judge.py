@@ -1,6 +1,6 @@
 """The Hugging Face judge (``judge="hf:…"``) on real transformers models of real architectures
 (a 2-layer BERT, DeBERTa-v2 and ModernBERT, a tiny T5) with random weights and a word-level tokenizer,
-built here with ``save_pretrained`` (rt4chart_plugins/judges/hf/toy.py): nothing is downloaded.
+built here with ``save_pretrained`` (lab/rt4chart_lab/hf_toy.py): nothing is downloaded.
 
 A classifier's verdict is made readable by raising one class's output bias (``favour``), so that
 what the judge says shows which class it read as what. Skipped where torch and transformers are
@@ -26,7 +26,7 @@ from rt4chart_plugins.cli import main  # noqa: E402
 from rt4chart_plugins.judges.hf import HFJudge, hub  # noqa: E402
 from rt4chart_plugins.judges.hf.export import FP32_TOLERANCE, export  # noqa: E402
 from rt4chart_plugins.judges.hf.labels import label_map  # noqa: E402
-from rt4chart_plugins.judges.hf.toy import build_model  # noqa: E402
+from rt4chart_lab.hf_toy import build_model  # noqa: E402
 from rt4chart_plugins.judges.registry import judge_options  # noqa: E402
 from rt4chart_plugins.types import Label  # noqa: E402
 

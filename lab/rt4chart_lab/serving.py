@@ -4,8 +4,9 @@ Any client that speaks the OpenAI API (the ``"openai"`` judge, a framework's own
 frameworks' own metrics in the benchmark) can then read the same weights as the embedded judge.
 Needs ``llama-cpp-python[server]``; the server runs in a child process for the duration of a block.
 
-``python -m rt4chart_plugins.judges.llama.server ARGS`` is llama-cpp-python's server (the same
-ARGS) with every request's prompt read from an empty KV cache (``fresh_prompts=True``).
+``python -m rt4chart_lab.serving ARGS`` is llama-cpp-python's server (the same
+ARGS) with every request's prompt read from an empty KV cache (``fresh_prompts=True``). A fixture of
+the tests and the lab, so not in the wheel.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def llama_server(
         port = s.getsockname()[1]
     log = Path(tempfile.mkstemp(prefix="rt4chart-server-", suffix=".log")[1])
     with open(log, "w") as fh:
-        module = "rt4chart_plugins.judges.llama.server" if fresh_prompts else "llama_cpp.server"
+        module = "rt4chart_lab.serving" if fresh_prompts else "llama_cpp.server"
         proc = subprocess.Popen(
             [
                 sys.executable,

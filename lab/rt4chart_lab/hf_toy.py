@@ -3,7 +3,8 @@
 Nothing is downloaded: the tests, the release check and the speed benchmark need real
 transformers models of real architectures (BERT, DeBERTa-v2/v3, ModernBERT, T5) in the folder layout
 ``save_pretrained`` writes, not their trained weights. Their verdicts mean nothing; their shapes,
-labels, tokenizers and timings are those of the real thing. Needs the ``[hf]`` extra.
+labels, tokenizers and timings are those of the real thing. Needs the ``[hf]`` extra. A fixture,
+so the lab's and not the wheel's; it imports nothing else of the lab.
 """
 
 from __future__ import annotations
