@@ -152,7 +152,7 @@ def cmd_model(args: argparse.Namespace) -> int:
             target = models.models_dir() / spec.filename
             state = "pulled" if target.is_file() else "not pulled"
             print(f"{spec.name:24} {spec.size / 1e6:8.0f} MB  {state:10}  {spec.license}")
-        from rt4chart_plugins.judges.hf import hub
+        from rt4chart_plugins.models import hf as hub
 
         for pin in hub.pinned():
             print(f"{'hf:' + pin['repo']:24} {pin['size'] / 1e6:8.0f} MB  pulled      revision {pin['revision'][:12]}")
@@ -162,7 +162,7 @@ def cmd_model(args: argparse.Namespace) -> int:
 def _cmd_hf_model(args: argparse.Namespace, repo: str) -> int:
     """``rt4chart model pull|path|export hf:REPO``: a Hugging Face verifier pulled and pinned, found, or
     exported to ONNX (rt4chart_plugins/judges/hf/)."""
-    from rt4chart_plugins.judges.hf import hub
+    from rt4chart_plugins.models import hf as hub
 
     if args.action == "pull":
         if args.int8 or args.out:

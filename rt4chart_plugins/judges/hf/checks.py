@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from rt4chart_plugins.errors import InvalidInput, ModelNotAvailable
-from rt4chart_plugins.judges.hf.hub import locate
 from rt4chart_plugins.judges.hf.runtime import RUNTIMES, ModelCard, choose_runtime, read_card
+from rt4chart_plugins.models.hf import locate
 
 #: files any one of which gives transformers a tokenizer to build a fast one from
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model")

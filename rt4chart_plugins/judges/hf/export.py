@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from rt4chart_plugins.errors import ModelNotAvailable
-from rt4chart_plugins.judges.hf.hub import locate
 from rt4chart_plugins.judges.hf.runtime import EXPORT_FILE, GRAPHS, Loaded, _load_onnx, _load_torch, read_card
 from rt4chart_plugins.models import sha256_file
+from rt4chart_plugins.models.hf import locate
 
 #: the largest |logit difference| allowed between the fp32 graph and torch on the check pairs
 FP32_TOLERANCE = 1e-3

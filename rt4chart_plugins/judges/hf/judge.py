@@ -29,7 +29,6 @@ from rt4chart_plugins.config import AtLeastOne, Probability, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.base import VerifyRequest
-from rt4chart_plugins.judges.hf.hub import locate
 from rt4chart_plugins.judges.hf.labels import LabelsOption
 from rt4chart_plugins.judges.hf.runtime import (
     DEFAULT_VERDICT_TOKENS,
@@ -44,6 +43,7 @@ from rt4chart_plugins.judges.trained.decision import conflict_features, softmax
 from rt4chart_plugins.judges.trained.encoder import load_manifest
 from rt4chart_plugins.judges.trained.judge import TrainedJudge, _Loaded
 from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage
+from rt4chart_plugins.models.hf import locate
 from rt4chart_plugins.rules.facts import unsupported_facts
 from rt4chart_plugins.types import Claim, Judgement, Label, Signals
 

@@ -23,7 +23,8 @@ pytest.importorskip("transformers")
 
 from rt4chart_plugins import InvalidInput, ModelNotAvailable, Verifier, make_judge  # noqa: E402
 from rt4chart_plugins.cli import main  # noqa: E402
-from rt4chart_plugins.judges.hf import HFJudge, hub  # noqa: E402
+from rt4chart_plugins.judges.hf import HFJudge  # noqa: E402
+from rt4chart_plugins.models import hf as hub  # noqa: E402
 from rt4chart_plugins.judges.hf.export import FP32_TOLERANCE, export  # noqa: E402
 from rt4chart_plugins.judges.hf.labels import label_map  # noqa: E402
 from rt4chart_lab.hf_toy import build_model  # noqa: E402

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rt4chart_plugins.errors import ModelNotAvailable
-from rt4chart_plugins.models import models_dir, sha256_file
+from rt4chart_plugins.models.store import models_dir, sha256_file
 
 PIN_FILE = "rt4chart-pin.json"
 #: what a verifier needs from its repository: config, tokenizer, weights (safetensors preferred)

@@ -1,4 +1,4 @@
-"""Getting, verifying and locating local model files.
+"""The GGUF models (the embedded judge's, GASP's scorers): getting, verifying and locating them.
 
 The embedded judge's weights (about 1.1 GB) must never be a silent install dependency: they are
 fetched by an explicit step, ``rt4chart model pull`` (also run on first use, with a progress bar),
@@ -18,10 +18,10 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from platformdirs import user_cache_dir
 from pydantic import BaseModel
 
 from rt4chart_plugins.errors import ModelNotAvailable
+from rt4chart_plugins.models.store import models_dir, sha256_file
 
 
 class ModelPart(BaseModel):
@@ -131,19 +131,6 @@ SMOLLM2_135M = ModelSpec(
 
 MODELS: dict[str, ModelSpec] = {m.name: m for m in (QWEN_CODER_15B, QWEN_CODER_05B, SMOLLM2_135M)}
 DEFAULT_MODEL = QWEN_CODER_15B.name
-
-
-def models_dir() -> Path:
-    env = os.environ.get("RT4CHART_MODELS_DIR")
-    return Path(env) if env else Path(user_cache_dir("rt4chart")) / "models"
-
-
-def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _verified_marker(path: Path) -> Path:
