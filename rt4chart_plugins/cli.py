@@ -32,7 +32,7 @@ from pathlib import Path
 
 from rt4chart_plugins import guard_command, models
 from rt4chart_plugins.audit import commands as audit_commands
-from rt4chart_plugins.cli_options import add_judge_args, detector_from_args, judge_kwargs, read_context, read_text
+from rt4chart_plugins.cli_options import add_judge_args, detector_from_args, read_context, read_text
 from rt4chart_plugins.errors import Rt4chartError
 from rt4chart_plugins.types import package_version
 
@@ -57,7 +57,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if args.engine == "ray":
             from rt4chart_plugins.distributed.job import cli_main
 
-            return cli_main(args, judge_kwargs(args))
+            return cli_main(args)
         if args.address or args.workers or args.rate_limit or args.ray_logs:
             print(
                 "rt4chart verify: --address, --workers, --rate-limit and --ray-logs need --engine ray", file=sys.stderr
@@ -99,7 +99,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(report.model_dump_json(indent=2))
     elif args.format in ("jsonl", "csv"):
-        from rt4chart_plugins.batch import CSV_COLUMNS, csv_cells, csv_line
+        from rt4chart_plugins.runs.formats import CSV_COLUMNS, csv_cells, csv_line
         from rt4chart_plugins.types import BatchRow
 
         row = BatchRow(id="-", ok=report.state != "failed", report=report, error=report.error)

@@ -1,6 +1,7 @@
 """What every command that verifies takes and reads, in one place: the judge flags (generated from
 the judge registry) and the pipeline flags, the detector they build through the one factory, and
-an answer or a context read from files. ``rt4chart verify``, ``rt4chart guard`` and the lab's
+an answer or a context read from files. The flags become a detector in one place,
+:func:`rt4chart_plugins.runs.spec.spec_from_args`. ``rt4chart verify``, ``rt4chart guard`` and the lab's
 benchmarks share it, so a flag means the same to each.
 """
 
@@ -14,7 +15,8 @@ from typing import get_args
 
 from rt4chart_plugins.config import Decomposition
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags, options_from_flags
+from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags
+from rt4chart_plugins.runs.spec import judge_kwargs, spec_from_args
 
 #: the product's words for a registry flag whose own help names a lab command, which a pip install
 #: does not have (``--help`` names no lab command)
@@ -80,37 +82,9 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def judge_kwargs(args: argparse.Namespace) -> dict:
-    """The judge's options from the judge flags given; a flag the judge does not take is refused
-    (the registry says which judges take it). GASP takes no judge: none are read."""
-    if getattr(args, "method", "rt4chart") == "gasp":
-        return {}
-    given = {
-        flag: value
-        for flag, takers in all_flags().items()
-        if (value := getattr(args, takers[0][1].dest, None)) is not None
-    }
-    return options_from_flags(args.judge, given)
-
-
-def detector_from_args(args: argparse.Namespace):
-    """The detector the flags describe, built by :func:`rt4chart_plugins.factory.make_detector`."""
-    from rt4chart_plugins.factory import make_detector
-
-    method = getattr(args, "method", "rt4chart")
-    if method == "gasp":
-        gasp = {"model": args.scorer, "chunks": args.chunks, "threshold": args.threshold}
-        return make_detector("gasp", args.judge, **{k: v for k, v in gasp.items() if v is not None})
-    config = {
-        "window_size": args.window_size,
-        "window_overlap": args.window_overlap,
-        "global_verification": not args.no_global,
-    }
-    if args.decomposition:
-        config["decomposition"] = args.decomposition
-    if getattr(args, "deadline", None) is not None:
-        config["deadline"] = args.deadline
-    return make_detector(method, args.judge, judge_kwargs=judge_kwargs(args), **config)
+def detector_from_args(args: argparse.Namespace):  # a Verifier, or GASP's detector
+    """The detector the flags describe: :func:`rt4chart_plugins.runs.spec.spec_from_args`, built."""
+    return spec_from_args(args).build()
 
 
 def read_text(path: str, what: str) -> str:
@@ -140,3 +114,6 @@ def read_context(paths: list[str]) -> str | list[str]:
         if isinstance(data, list) and all(isinstance(x, str) for x in data):
             return data
     return texts[0] if len(texts) == 1 else texts
+
+
+__all__ = ["CLI_HELP", "add_judge_args", "detector_from_args", "judge_kwargs", "read_context", "read_text"]

@@ -1,17 +1,19 @@
 """``rt4chart verify IN -o OUT --engine ray``: files in, a folder of JSONL shards out, resumable.
 
 IN is a JSONL file, a folder (its ``*.jsonl`` and ``*.parquet`` files, recursively) or a glob of
-them. The driver reads them: JSONL with the local batch's own reader, so ids, duplicate ids and
-unreadable lines mean the same as in a local run; Parquet with pyarrow (an ``id`` column is
-required). A row that does not validate is written as a failed row there and then; the others
+them. The driver reads them with the local run's reader (:mod:`rt4chart_plugins.runs.rows_in`), so
+ids, duplicate ids and unreadable lines mean the same as in a local run (a Parquet file needs an
+``id`` column), and fingerprints them with the local run's settings
+(:func:`rt4chart_plugins.runs.spec.spec_settings`). A row that does not validate is written as a
+failed row there and then; the others
 go to the cluster, each as its JSON text (Arrow wants one type per column, and a context is a
 string in one row and a list of passages in another). Results stream back to the driver, which
 writes them to ``OUT/part-<run>-<k>.jsonl`` shards (the local batch's line format), flushed line
 by line. The driver holds the inputs in memory: for a corpus larger than that, read it on the
 cluster with Ray Data and call :func:`~rt4chart_plugins.distributed.verify_dataset`.
 
-Resume, ids, the result lines and the counts are the local batch's
-(:mod:`rt4chart_plugins.batch_rows`): the rows OUT holds scored from the same input and settings
+Resume, ids, the result lines and the counts are the local run's
+(:mod:`rt4chart_plugins.runs.rows_out`): the rows OUT holds scored from the same input and settings
 are skipped; its failed rows, the rows whose input changed and the rows no input file has any more
 are removed from their shards, and the first two are scored again. Each id is written once: a row
 Ray hands back twice (a batch run again after its actor died) is dropped at write time.
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import json
 import logging
 import os
 import sys
@@ -31,22 +32,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rt4chart_plugins.batch_rows import (
-    BatchSummary,
-    BatchWriter,
-    InputRow,
-    Read,
-    explicit_id,
-    name_rows,
-    read_jsonl,
-    resume,
-)
 from rt4chart_plugins.distributed.ray_engine import import_ray, map_spec
-from rt4chart_plugins.distributed.rows import INPUT_COLUMN, batch_line, parse_record
-from rt4chart_plugins.distributed.spec import DetectorSpec
+from rt4chart_plugins.distributed.rows import batch_line
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import judge_name
+from rt4chart_plugins.runs.rows_in import INPUT_COLUMN, read_inputs
+from rt4chart_plugins.runs.rows_out import BatchSummary, BatchWriter, Line, resume, verify_line
+from rt4chart_plugins.runs.spec import DetectorSpec, spec_from_args, spec_settings
 from rt4chart_plugins.types import VerifyInput
 
 SUFFIXES = (".jsonl", ".parquet")
@@ -95,44 +86,6 @@ class ShardWriter:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
-
-
-def spec_settings(spec: DetectorSpec) -> str:
-    """The detector's part of a row's fingerprint, from the spec the workers build it from: the
-    method, the judge and its model, the pipeline (or GASP) options."""
-    judge = type(spec.judge).__name__ if isinstance(spec.judge, Judge) else judge_name(spec.judge)
-    return json.dumps(
-        {"method": spec.method, "judge": judge, "model": spec.judge_kwargs.get("model"), "options": spec.options},
-        sort_keys=True,
-        default=str,
-    )
-
-
-def _parquet_reads(path: Path) -> list[Read]:
-    """A Parquet file's rows as read, which need an ``id`` column; a row that does not validate is a failed row."""
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(path)
-    if "id" not in table.column_names:
-        raise InvalidInput(f"{path}: a Parquet input needs an id column; it has {', '.join(table.column_names)}")
-    reads = []
-    for number, record in enumerate(table.to_pylist(), start=1):
-        _, row = parse_record(record)
-        try:
-            given = explicit_id(record.get("id"))
-        except InvalidInput:
-            given = None  # the row fails, saying why, under the name an id-less row gets
-        reads.append(Read(path, number, given, row))
-    return reads
-
-
-def read_inputs(files: list[Path], settings: str) -> list[InputRow]:
-    """Every row of the input files, named by the local batch's one rule across all of them (an id
-    two files give fails the second: ``ID@FILE``); JSONL read as the local batch reads it."""
-    reads: list[Read] = []
-    for path in files:
-        reads += read_jsonl(path) if path.suffix == ".jsonl" else _parquet_reads(path)
-    return [row for _, row in name_rows(reads, settings)]
 
 
 def init_ray(ray: Any, address: str | None, ray_logs: bool = False) -> None:
@@ -208,7 +161,7 @@ def run_job(
     output.mkdir(parents=True, exist_ok=True)
     earlier = resume(sorted(output.glob("*.jsonl")), rows, keep_lines=False)
     shards = ShardWriter(output, time.strftime("%Y%m%dT%H%M%S"))
-    writer = BatchWriter(rows, earlier, lambda _index, line: shards.append(line))
+    writer = BatchWriter(rows, earlier, lambda _index, line: shards.append(line.text))
     todo = [row for _, row in writer.todo()]
     items = [{"id": r.id, INPUT_COLUMN: r.row.model_dump_json()} for r in todo if isinstance(r.row, VerifyInput)]
     if items:
@@ -217,7 +170,7 @@ def run_job(
     try:
         for row in todo:
             if isinstance(row.row, Exception):
-                writer.write_result(row, row.row)
+                writer.write(verify_line(row, row.row))
         if items:
             results = map_spec(
                 ray.data.from_items(items), spec, workers=workers, batch_size=batch_size, rate_limit=rate_limit
@@ -225,7 +178,7 @@ def run_job(
             for result in results.iter_rows():
                 rid = result["id"]
                 mark = rows[writer.index[rid]].fingerprint if rid in writer.index else None
-                writer.write(rid, batch_line(result, mark), bool(result["ok"]))
+                writer.write(Line(rid, batch_line(result, mark), bool(result["ok"])))
     finally:
         writer.close()
         shards.close()
@@ -236,34 +189,10 @@ def run_job(
 SHOWN_FAILED = 20
 
 
-def spec_from_args(args: Any, judge_kwargs: dict[str, Any]) -> DetectorSpec:
-    """The detector that ``rt4chart verify``'s flags describe, as a spec for the workers, checked by
-    the factory the local run uses; ``judge_kwargs``: the judge options the CLI read from its
-    judge flags (:func:`rt4chart_plugins.cli_options.judge_kwargs`)."""
-    if args.method == "gasp":
-        options = {
-            k: v
-            for k, v in (("model", args.scorer), ("chunks", args.chunks), ("threshold", args.threshold))
-            if v is not None
-        }
-        return DetectorSpec.create(method="gasp", judge=args.judge, options=options, concurrency=args.concurrency)
-    options = {
-        "window_size": args.window_size,
-        "window_overlap": args.window_overlap,
-        "global_verification": not args.no_global,
-    }
-    if args.decomposition:
-        options["decomposition"] = args.decomposition
-    if getattr(args, "deadline", None) is not None:
-        options["deadline"] = args.deadline
-    return DetectorSpec.create(
-        judge=args.judge, judge_kwargs=judge_kwargs, options=options, concurrency=args.concurrency
-    )
-
-
-def cli_main(args: Any, judge_kwargs: dict[str, Any]) -> int:
+def cli_main(args: Any) -> int:
     """``rt4chart verify IN -o OUT --engine ray``: exit 1 when a row failed, naming the failed ids.
-    The CLI passes the judge options it read, so that this module needs nothing from it."""
+    The flags become the workers' spec as they become the local detector
+    (:func:`rt4chart_plugins.runs.spec.spec_from_args`)."""
     if getattr(args, "format", None) not in (None, "json", "jsonl"):
         raise InvalidInput(f"--engine ray writes JSONL shards; --format {args.format} is for the local engine")
     if args.output == "-" or Path(args.output).is_file():
@@ -273,7 +202,7 @@ def cli_main(args: Any, judge_kwargs: dict[str, Any]) -> int:
     joined = ray.is_initialized()  # a cluster the caller holds is left up
     with contextlib.nullcontext() if ray_logs else ray_lines_hidden():
         summary = run_job(
-            spec_from_args(args, judge_kwargs),
+            spec_from_args(args),
             args.input,
             Path(args.output),
             address=args.address,

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-import rt4chart_plugins.batch as batch
-import rt4chart_plugins.batch_rows as batch_rows
+import rt4chart_plugins.runs.formats as formats
+import rt4chart_plugins.runs.local as local
+import rt4chart_plugins.runs.rows_out as rows_out
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.batch import run_batch
 
@@ -57,11 +58,11 @@ class _CountedRows(list):
         return super().__iter__()
 
 
-_READ_ROWS = batch.read_rows
+_READ_ROWS = local.read_rows
 
 
 def _passes(tmp_path, n: int, monkeypatch) -> int:
-    monkeypatch.setattr(batch, "read_rows", lambda *args: _CountedRows(_READ_ROWS(*args)))
+    monkeypatch.setattr(local, "read_rows", lambda *args: _CountedRows(_READ_ROWS(*args)))
     _CountedRows.passes = 0
     inp, out = tmp_path / f"in{n}.jsonl", tmp_path / f"out{n}.jsonl"
     inp.write_text("".join(json.dumps({"id": i, "answer": 1}) + "\n" for i in range(n)))  # every row fails
@@ -90,7 +91,7 @@ def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypa
 
     _short_rows(tmp_path / "in.jsonl", 300)
     live: list[int] = []
-    write_row = batch_rows.result_line
+    write_row = rows_out.result_line
 
     def counting(row_id, ok, **fields):
         if row_id == "250":
@@ -98,7 +99,7 @@ def test_a_batch_holds_the_reports_in_flight_not_every_report(tmp_path, monkeypa
             live.append(sum(isinstance(o, Report) for o in gc.get_objects()))
         return write_row(row_id, ok, **fields)
 
-    monkeypatch.setattr(batch_rows, "result_line", counting)
+    monkeypatch.setattr(rows_out, "result_line", counting)
     run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False, concurrency=2)
     # the rows in flight and the few a busy machine has finished but not yet let go (17 seen on
     # a loaded 2-core machine, against 10 idle); never the 250 rows done before
@@ -110,7 +111,7 @@ def test_the_final_rewrite_writes_the_lines_without_copying_them_all(tmp_path, m
 
     _short_rows(tmp_path / "in.jsonl", 600)
     peaks: list[tuple[int, int]] = []
-    rewrite = batch.replace_lines
+    rewrite = formats.replace_lines
 
     def measured(path, lines):
         size = sum(len(line) for line in lines)
@@ -121,7 +122,7 @@ def test_the_final_rewrite_writes_the_lines_without_copying_them_all(tmp_path, m
         finally:
             tracemalloc.stop()
 
-    monkeypatch.setattr(batch, "replace_lines", measured)
+    monkeypatch.setattr(formats, "replace_lines", measured)
     run_batch(Verifier("trained"), tmp_path / "in.jsonl", tmp_path / "out.jsonl", progress=False)
     size, peak = peaks[-1]
     assert peak < size / 4, (size, peak)  # the lines joined first: twice their size, and more

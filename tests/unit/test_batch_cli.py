@@ -1,14 +1,14 @@
-"""The batch runner and the CLI, with a scripted judge injected through make_judge."""
+"""The batch runner and the CLI, with a scripted judge injected through the factory."""
 
 import json
 
 import pytest
+from scripted_judge import ScriptedJudge
 
 import rt4chart_plugins.cli as cli
-import rt4chart_plugins.verifier as verifier_module
-from rt4chart_plugins.batch import run_batch
+import rt4chart_plugins.factory as factory
 from rt4chart_plugins import Verifier
-from scripted_judge import ScriptedJudge
+from rt4chart_plugins.batch import run_batch
 
 RULES = {"14 days": ("14 days", None), "all users": (None, "Only verified")}
 CONTEXT = ["The trial lasts 14 days.", "Only verified users are eligible."]
@@ -45,7 +45,7 @@ def test_batch_scores_good_rows_reports_bad_ones_and_resumes(tmp_path):
 @pytest.fixture
 def scripted_cli(monkeypatch):
     judge = ScriptedJudge(RULES)
-    monkeypatch.setattr(verifier_module, "make_judge", lambda *a, **k: judge)
+    monkeypatch.setattr(factory, "Verifier", lambda *_a, judge_kwargs=None, **options: Verifier(judge, **options))
     return judge
 
 

@@ -1,4 +1,4 @@
-"""The one batch writer (``rt4chart_plugins/batch_rows.py``) without Ray: resume by id and
+"""The one batch reader and writer (``rt4chart_plugins/runs/``) without Ray: resume by id and
 fingerprint, the id rule, one wording of a bad row in every path, one meaning of an empty context
 in every path. The Ray job's sink is a thin caller of the same code; its own tests are marked
 ``ray``."""
@@ -60,7 +60,8 @@ def test_a_changed_row_is_scored_again_and_rows_gone_from_the_input_are_not_this
 
 
 def test_resume_keeps_only_the_lines_that_still_hold(tmp_path):
-    from rt4chart_plugins.batch_rows import InputRow, resume
+    from rt4chart_plugins.runs.rows_in import InputRow
+    from rt4chart_plugins.runs.rows_out import resume
 
     rows = [InputRow("a", InvalidInput("x"), "fa"), InputRow("b", InvalidInput("x"), "fb"),
             InputRow("c", InvalidInput("x"), "fc")]
@@ -103,7 +104,7 @@ def test_ids_follow_one_rule(tmp_path):
 
 
 def test_the_ray_job_names_the_rows_of_all_its_files_by_the_same_rule(tmp_path):
-    from rt4chart_plugins.distributed.job import read_inputs
+    from rt4chart_plugins.runs.rows_in import read_inputs
 
     row = {"context": CONTEXT, "answer": ENT}
     write(tmp_path / "a.jsonl", [row, {"id": "x", **row}])
@@ -181,7 +182,7 @@ def test_the_langchain_runnable_scores_an_empty_context():
 
 
 def test_read_jsonl_drops_a_bom_at_any_line_start(tmp_path):
-    from rt4chart_plugins.batch_rows import read_jsonl
+    from rt4chart_plugins.runs.rows_in import read_jsonl
 
     path = tmp_path / "in.jsonl"
     write(path, [b"\xef\xbb\xbf" + json.dumps({"id": "a", "context": "c", "answer": "a"}).encode()] * 2)

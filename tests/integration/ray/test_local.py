@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -189,3 +190,21 @@ def test_cli_reads_jsonl_and_parquet_resumes_and_names_failed_ids(cluster, rows,
     got = {x["id"]: x for x in read_output(out)}
     assert len(got) == len(read_output(out)) == 198
     assert got[rows[0]["id"]]["report"]["answer"] == "Nobody visits it."
+
+
+def test_a_row_has_the_same_fingerprint_on_ray_as_in_a_local_run(cluster, rows, tmp_path):
+    """The fingerprint's settings come from one place (``runs/spec.py``): a Ray run and a local run
+    of the same flags agree on what each row's result depends on."""
+    src = write_jsonl(tmp_path / "in.jsonl", rows[:6])
+    flags = ["--decomposition", "sentence", "--window-size", "20", "-q"]
+    local = tmp_path / "local.jsonl"
+    done = subprocess.run([str(RT4CHART), "verify", str(src), "-o", str(local), *flags],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+    done = subprocess.run([str(RT4CHART), "verify", str(src), "-o", str(out), "--engine", "ray", "--address", cluster,
+                           "--workers", "1", *flags], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    on_ray = {x["id"]: x["fingerprint"] for x in read_output(out)}
+    here = {x["id"]: x["fingerprint"] for x in map(json.loads, local.read_text().splitlines())}
+    assert len(here) == 6 and None not in here.values() and on_ray == here

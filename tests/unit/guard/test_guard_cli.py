@@ -33,10 +33,10 @@ def test_a_batch_guards_every_row_and_reports_the_failed_one(tmp_path, capsys):
     out = tmp_path / "out.jsonl"
     assert main(["guard", str(rows), "-o", str(out), "--policy", "flag"]) == 1
     got = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert [g["id"] for g in got] == ["a", "2", "3"]
+    assert [g["id"] for g in got] == ["a", "line-2", "line-3"]  # verify's ids
     assert "[contradicted]" in got[0]["text"] and got[1]["status"] == "failed" and got[1]["text"] is None
     assert got[2]["text"] == "The trial lasts 14 days."
-    assert "3 rows guarded, 1 could not be verified" in capsys.readouterr().err
+    assert "3 rows: 0 already done, 2 scored, 1 failed" in capsys.readouterr().err
 
 
 def test_bad_usage_is_exit_2(capsys):
