@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from rt4chart_plugins.config import AtLeastOne, checked
 from rt4chart_plugins.detector import Detector, failed_report, run_sync
+from rt4chart_plugins.errors import JudgeUnavailable
 from rt4chart_plugins.guard import GuardedAnswer, aguard, guard_report
 from rt4chart_plugins.guard.options import GuardOptions
 from rt4chart_plugins.runs.formats import Format
@@ -88,15 +89,20 @@ class Guard:
     """Each row verified and guarded (:class:`GuardOptions`, passed whole): its line is
     ``{"id": ..., **GuardedAnswer, "fingerprint": ...}``. A row is done when it is guarded or
     refused; one that could not be verified (``failed``, or ``unverified`` under
-    ``on_error="pass"``) counts as failed, and a re-run retries it."""
+    ``on_error="pass"``) counts as failed, and a re-run retries it. An endpoint that serves no row
+    (:class:`~rt4chart_plugins.errors.JudgeUnavailable`) stops the run, as it stops ``verify``'s."""
 
     name = "guard"
     formats: tuple[Format, ...] = ("jsonl",)
 
     def __init__(self, detector: Detector, options: GuardOptions, concurrency: int = 2):
-        self.detector, self.options = detector, options
+        self.detector = detector
+        # a batch writes every row: a row that cannot be verified is its line, never an error
+        self.options = options.but(on_error="report") if options.on_error == "raise" else options
+        # while it is guarded, such a row raises, so that an endpoint that serves no row stops the run
+        self.raising = options.but(on_error="raise")
         self.concurrency = checked("concurrency", concurrency, AtLeastOne)
-        self.settings = json.dumps([detector_settings(detector), options.model_dump(mode="json")], sort_keys=True)
+        self.settings = json.dumps([detector_settings(detector), self.options.model_dump(mode="json")], sort_keys=True)
 
     def line(self, row: InputRow, guarded: GuardedAnswer) -> Line:
         body = guarded.model_dump_json()
@@ -105,8 +111,7 @@ class Guard:
 
     def failed(self, row: InputRow, error: Exception) -> Line:
         report = failed_report({}, error)  # worded as verify words a bad row
-        options = self.options.but(on_error="report") if self.options.on_error == "raise" else self.options
-        return self.line(row, guard_report(report, options))
+        return self.line(row, guard_report(report, self.options))
 
     def state(self, line: str) -> LineState | None:
         try:
@@ -118,15 +123,26 @@ class Guard:
     def parse(self, line: str) -> BaseModel:
         return GuardLine.model_validate_json(line)
 
+    async def guard(self, row: VerifyInput) -> GuardedAnswer:
+        """One row guarded; :class:`JudgeUnavailable` goes up, to stop the run as ``verify``'s does."""
+        try:
+            return await aguard(self.detector, row.context, row.answer, row.question, options=self.raising)
+        except JudgeUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the row could not be verified: its options say what it becomes
+            report = getattr(exc, "report", None)
+            if not isinstance(report, Report):
+                report = failed_report({"answer": row.answer}, exc)
+            passages = row.context if isinstance(row.context, list) else None
+            return guard_report(report, self.options, passages=passages, error=exc)
+
     def run(self, rows: Sequence[InputRow], write: Write) -> None:
         self.detector.prepare()
 
         async def worker(queue: Iterator[InputRow]) -> None:
             for row in queue:  # one iterator shared by the workers: each row taken once
-                data = row.row
-                assert isinstance(data, VerifyInput)  # run is handed the rows that could be read
-                guarded = await aguard(self.detector, data.context, data.answer, data.question, options=self.options)
-                write(self.line(row, guarded))
+                assert isinstance(row.row, VerifyInput)  # run is handed the rows that could be read
+                write(self.line(row, await self.guard(row.row)))
 
         async def all_rows() -> None:
             queue = iter(rows)

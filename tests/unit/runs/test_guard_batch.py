@@ -11,6 +11,10 @@ from scripted_judge import ScriptedJudge
 import rt4chart_plugins.factory as factory
 from rt4chart_plugins import Verifier
 from rt4chart_plugins.cli import main
+from rt4chart_plugins.errors import JudgeUnavailable
+from rt4chart_plugins.runs.actions import Guard
+from rt4chart_plugins.runs.local import run_file
+from rt4chart_plugins.guard.options import GuardOptions
 
 RULES = {"14 days": ("14 days", None), "all users": (None, "Only verified")}
 CONTEXT = ["The trial lasts 14 days.", "Only verified users are eligible."]
@@ -77,3 +81,19 @@ def test_guard_resumes_like_verify(tmp_path, capsys, judge):
     assert main(["guard", str(inp), "-o", str(out), *flags[:-1], "drop"]) == 0
     assert "3 rows: 0 already done, 3 scored, 0 failed" in capsys.readouterr().err
     assert len(lines(out)) == 3 and all(g["policy"] == "drop" for g in lines(out))
+
+
+class RefusedJudge(ScriptedJudge):
+    """An endpoint that refuses the credentials: no row can be served."""
+
+    async def verify(self, request, *, cost):
+        raise JudgeUnavailable("401: the endpoint refused the key")
+
+
+def test_an_endpoint_that_serves_no_row_stops_the_guard_as_it_stops_verify(tmp_path):
+    inp, out = tmp_path / "in.jsonl", tmp_path / "g.jsonl"
+    inp.write_text("".join(json.dumps({"id": f"r{i}", "context": CONTEXT, "answer": ENT}) + "\n" for i in range(4)))
+    detector = Verifier(RefusedJudge(RULES), decomposition="sentence")
+    summary = run_file(Guard(detector, GuardOptions(), concurrency=1), inp, out, progress=False)
+    assert summary.stopped and "401" in summary.stopped and summary.left >= 3
+    assert summary.ok == 0 and len(lines(out)) == summary.failed  # nothing guarded as if it were checked
