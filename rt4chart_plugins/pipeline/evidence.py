@@ -1,14 +1,19 @@
-"""The retromorphic oracle, which the judging stages apply: every element of the trace must be traceable to C.
+"""The evidence stage: the retromorphic oracle, applied once, after the judges have spoken:
+every element of the trace must be traceable to C.
 
 Evidence ids must exist and lie in the context the judge was shown; NIC claims carry none; a quote
 is matched against each context sentence on its own (never against joined passages, where it could
-straddle two sources). Every fix is recorded as a :class:`Correction`, never applied silently.
+straddle two sources); a claim found supported with no sentence to show for it is reported
+baseless. Every fix is recorded as a :class:`Correction`, never applied silently. This is the one
+place a claim's evidence is decided: the judging stages hand on what the judge said, and only the
+rules (:mod:`rt4chart_plugins.pipeline.rules`) may replace it, with their own finding.
 """
 
 from __future__ import annotations
 
 import re
 
+from rt4chart_plugins.pipeline.state import Part, RunState, Settled, Spoken
 from rt4chart_plugins.types import Correction, Judgement, Label, Sentence, Span
 
 _NORM = re.compile(r"[\W_]+", re.UNICODE)
@@ -59,6 +64,62 @@ def check_evidence(
             )
         )
     return sorted(set(ids)), corrections
+
+
+def settled(spoken: Spoken, context: list[Sentence]) -> tuple[Judgement, list[Correction]]:
+    """A judgement with its evidence checked by the oracle (:func:`check_evidence`), and the
+    corrections that say what it fixed."""
+    ids, corrections = check_evidence(spoken.judgement, set(spoken.shown), context)
+    return spoken.judgement.model_copy(update={"evidence": ids}), corrections
+
+
+def final(judgement: Judgement, corrections: list[Correction]) -> tuple[Judgement, list[Correction]]:
+    """A claim's deciding judgement as the report shows it. "Supported" is a claim about C: with
+    no sentence of C to show for it (every id the judge cited was out of range, or a cut reply
+    kept the label and lost the ids), nothing verifies it, so it is baseless as far as the report
+    can show: reported NIC, the judge's word kept in its reason, and the oracle's
+    ``evidence_missing`` saying so."""
+    if judgement.label != Label.ENT or judgement.evidence:
+        return judgement, corrections
+    said = judgement.reason or "Supported by the context."
+    missing = Correction(
+        claim_id=judgement.claim_id,
+        kind="evidence_missing",
+        detail="ENT with no existing context sentence cited: reported NIC",
+    )
+    baseless = judgement.model_copy(
+        update={
+            "label": Label.NIC,
+            "phrase": None,
+            "reason": f"the judge found it supported but cited no sentence of the context (judge: {said})",
+        }
+    )
+    return baseless, [c for c in corrections if c.kind != "evidence_missing"] + [missing]
+
+
+async def settle_evidence(state: RunState) -> Part:
+    """The fifth stage: every judgement's evidence settled once, after the judges have spoken:
+    the local verdicts' (a NIC one carries none), then the global pass's, which decide the claims
+    they judge. A claim's deciding judgement is then as the report shows it (:func:`final`)."""
+    context = state.context_sentences
+    part = Settled(local=dict(state.local))
+    rejudged = {spoken.judgement.claim_id for spoken in state.said_globally}
+    for cid, spoken in state.said_locally.items():
+        if spoken.judgement.label == Label.NIC:
+            judgement, fixed = spoken.judgement.model_copy(update={"evidence": []}), []
+        else:
+            judgement, fixed = settled(spoken, context)
+        if cid in part.local:
+            part.local[cid] = part.local[cid].model_copy(update={"evidence": judgement.evidence})
+        if cid not in rejudged:  # the local verdict decides the claim
+            judgement, fixed = final(judgement, fixed)
+        part.corrections.extend(fixed)
+        part.final[cid] = judgement
+    for spoken in state.said_globally:
+        judgement, fixed = final(*settled(spoken, context))
+        part.corrections.extend(fixed)
+        part.final[judgement.claim_id] = judgement
+    return part
 
 
 def match_quote(quote: str, sentences: list[Sentence]) -> int | None:

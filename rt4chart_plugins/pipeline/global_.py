@@ -3,7 +3,9 @@
 Locally NIC → search the whole context with no hint (the evidence may be spread over windows).
 Locally ENT/CON → the deciding window is passed as a location hint and the judge checks whether the
 surrounding text changes the verdict. The final evidence is re-extracted from C by the judge; the
-local evidence is only a hint. When C is one window the pass would repeat the local one: skipped.
+local evidence is only a hint (both are settled after this pass, in one place:
+:func:`~rt4chart_plugins.pipeline.evidence.settle_evidence`). When C is one window the pass would
+repeat the local one: skipped.
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from __future__ import annotations
 import asyncio
 
 from rt4chart_plugins.judges.base import VerifyRequest
-from rt4chart_plugins.pipeline.evidence import check_evidence
 from rt4chart_plugins.pipeline.local import whole_context
-from rt4chart_plugins.pipeline.state import Part, Rejudged, RunState
+from rt4chart_plugins.pipeline.state import Part, Rejudged, RunState, Spoken
 from rt4chart_plugins.types import Claim, Label, LocalVerdict, Sentence, Window
 
 
@@ -37,8 +38,8 @@ def _span_that_fits(context: list[Sentence], cost: list[int], window: Window, bu
 
 
 async def verify_global(state: RunState) -> Rejudged:
-    """Global judgements (evidence already checked) for the claims the pass could judge, with the
-    notes, the oracle's corrections and the judge's cost. Its ``final`` holds these judgements only."""
+    """Global judgements, as the judge gave them, for the claims the pass could judge, with the
+    notes and the judge's cost."""
     local, context, costs, windows = state.local, state.context_sentences, state.sentence_costs, state.windows
     judge, question, want_phrase = state.judge, state.question, state.config.sub_sentence_spans
     part = Rejudged()
@@ -99,11 +100,8 @@ async def verify_global(state: RunState) -> Rejudged:
 
     results = await asyncio.gather(*(judge.verify(r, cost=part.cost) for r in requests))
     for request, result in zip(requests, results):
-        shown = {s.id for s in request.sentences}
-        for j in result.judgements:
-            evidence, fixed = check_evidence(j, shown, context)
-            part.corrections.extend(fixed)
-            part.final[j.claim_id] = j.model_copy(update={"evidence": evidence})
+        shown = frozenset(s.id for s in request.sentences)
+        part.said_globally.extend(Spoken(j, shown) for j in result.judgements)
         for cid, err in result.unjudged.items():
             part.notes.append(f"global verification failed for claim {cid} ({err}); its local verdict stands")
     return part
@@ -116,9 +114,7 @@ async def judge_globally(state: RunState) -> Part:
     if not state.claims or not state.context_sentences or not cfg.global_verification:
         return Part()
     if state.global_pass:
-        part = await verify_global(state)
-        part.final = {**state.final, **part.final}  # the global verdict where the pass gave one
-        return part
+        return await verify_global(state)
     if whole_context(cfg.window_size, state.judge):
         return Part(
             notes=[

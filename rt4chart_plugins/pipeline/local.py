@@ -12,8 +12,7 @@ import asyncio
 
 from rt4chart_plugins.config import METHOD_WINDOW_SIZE
 from rt4chart_plugins.judges.base import Judge, VerifyRequest
-from rt4chart_plugins.pipeline.evidence import check_evidence
-from rt4chart_plugins.pipeline.state import Judged, Part, RunState, runs_global
+from rt4chart_plugins.pipeline.state import Judged, Part, RunState, Spoken, runs_global
 from rt4chart_plugins.types import Judgement, Label, LocalVerdict, Sentence, Window
 
 
@@ -83,8 +82,10 @@ def or_join(labels: list[Label]) -> Label:
 
 
 async def verify_local(state: RunState, windows: list[Window], *, want_phrase: bool) -> Judged:
-    """Every claim against every window: the OR-joined local verdicts, the deciding judgement per
-    claim, the claims no window judged, the oracle's corrections and the judge's cost.
+    """Every claim against every window: the OR-joined local verdicts, the deciding window's
+    judgement per claim as the judge gave it (its evidence is settled later, in one place:
+    :func:`~rt4chart_plugins.pipeline.evidence.settle_evidence`), the claims no window judged
+    and the judge's cost.
     ``want_phrase``: ask for unsupported phrases here (when no global pass will ask for them)."""
     claims, context, judge = state.claims, state.context_sentences, state.judge
     part = Judged()
@@ -116,17 +117,12 @@ async def verify_local(state: RunState, windows: list[Window], *, want_phrase: b
             continue
         label = or_join([j.label for _, j in seen])
         window, judgement = _decider(seen, label)
-        evidence: list[int] = []
-        if label != Label.NIC:
-            evidence, fixed = check_evidence(judgement, set(window.ids) if window else set(), context)
-            part.corrections.extend(fixed)
         part.local[claim.id] = LocalVerdict(
             label=label,
             window=window.index if label != Label.NIC else None,
-            evidence=evidence,
             window_labels=[j.label for _, j in seen],
         )
-        part.final[claim.id] = judgement.model_copy(update={"evidence": evidence})
+        part.said_locally[claim.id] = Spoken(judgement, frozenset(window.ids))
     return part
 
 
@@ -149,8 +145,9 @@ async def judge_locally(state: RunState) -> Part:
     if not state.context_sentences:
         return Judged(
             notes=["the context is empty: every claim is baseless (NIC) and no judge was asked"],
-            final={
-                c.id: Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty") for c in state.claims
+            said_locally={
+                c.id: Spoken(Judgement(claim_id=c.id, label=Label.NIC, reason="the context is empty"), frozenset())
+                for c in state.claims
             },
         )
     cfg, judge = state.config, state.judge

@@ -204,7 +204,7 @@ def clause_holding(sentence: Span | None, words: str) -> Span | None:
 
 
 async def check_rules(state: RunState) -> Part:
-    """The sixth stage: the deterministic rules, after the judge, on copies of the verdicts. The
+    """The seventh stage: the deterministic rules, after the judge, on copies of the verdicts. The
     clauses a finding puts in doubt are read alone by the claims stage
     (:func:`~rt4chart_plugins.pipeline.claims.read_alone`), which asks the judge."""
     rules = enabled_rules(state.config)

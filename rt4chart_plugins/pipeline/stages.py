@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from rt4chart_plugins.deadline import stage
 from rt4chart_plugins.pipeline.claims import find_claims
+from rt4chart_plugins.pipeline.evidence import settle_evidence
 from rt4chart_plugins.pipeline.global_ import judge_globally
 from rt4chart_plugins.pipeline.local import judge_locally
 from rt4chart_plugins.pipeline.rules import check_rules
@@ -32,6 +33,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("decomposing the answer", find_claims),
     Stage("judging the claims", judge_locally),
     Stage("judging the claims against the whole context", judge_globally),
+    Stage("settling the evidence", settle_evidence),
     Stage("writing the verdicts", build_verdicts),
     Stage("applying the rules", check_rules),
 )

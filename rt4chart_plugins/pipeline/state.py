@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, fields
+from typing import NamedTuple
 
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.judges.base import Judge
@@ -27,6 +28,15 @@ from rt4chart_plugins.types import (
     Unclaimed,
     Window,
 )
+
+
+class Spoken(NamedTuple):
+    """What a judge said of one claim, as it said it, and the context sentences it was shown:
+    the evidence stage (:func:`~rt4chart_plugins.pipeline.evidence.settle_evidence`) settles
+    its evidence against them."""
+
+    judgement: Judgement
+    shown: frozenset[int]
 
 
 @dataclass
@@ -51,12 +61,16 @@ class RunState:
     claims: list[Claim] = field(default_factory=list)
     unclaimed: list[Unclaimed] = field(default_factory=list)
     # local verification: the windows, each sentence's tokens, the OR-joined verdicts, the
-    # judgement that decides each claim so far, and the claims no window could judge
+    # judgement of the window that decided each claim, and the claims no window could judge
     windows: list[Window] = field(default_factory=list)
     sentence_costs: list[int] = field(default_factory=list)
     local: dict[int, LocalVerdict] = field(default_factory=dict)
-    final: dict[int, Judgement] = field(default_factory=dict)
+    said_locally: dict[int, Spoken] = field(default_factory=dict)
     unjudged: dict[int, str] = field(default_factory=dict)
+    # global verification: its judgements, in the order the judge gave them
+    said_globally: list[Spoken] = field(default_factory=list)
+    # the evidence settled: the judgement that decides each claim, its evidence checked
+    final: dict[int, Judgement] = field(default_factory=dict)
     # verdicts, then the rules
     verdicts: list[ClaimVerdict] = field(default_factory=list)
     #: set by a stage after which nothing can be judged; the report fails with it
@@ -118,20 +132,30 @@ class Claims(Part):
 
 @dataclass
 class Judged(Part):
-    """The local stage's part: the windows, each context sentence's tokens, the OR-joined verdicts,
-    the judgement that decides each claim so far, and the claims no window could judge."""
+    """The local stage's part: the windows, each context sentence's tokens, the OR-joined verdicts
+    (their evidence not yet settled), the deciding window's judgement of each claim as the judge
+    gave it, and the claims no window could judge."""
 
     windows: list[Window] = field(default_factory=list)
     sentence_costs: list[int] = field(default_factory=list)
     local: dict[int, LocalVerdict] = field(default_factory=dict)
-    final: dict[int, Judgement] = field(default_factory=dict)
+    said_locally: dict[int, Spoken] = field(default_factory=dict)
     unjudged: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
 class Rejudged(Part):
-    """The global stage's part: the deciding judgement of each claim, the global pass's where it gave one."""
+    """The global stage's part: its judgements as the judge gave them, in order."""
 
+    said_globally: list[Spoken] = field(default_factory=list)
+
+
+@dataclass
+class Settled(Part):
+    """The evidence stage's part: the local verdicts with their evidence, and each claim's
+    deciding judgement (the global pass's where it gave one) with its evidence settled."""
+
+    local: dict[int, LocalVerdict] = field(default_factory=dict)
     final: dict[int, Judgement] = field(default_factory=dict)
 
 

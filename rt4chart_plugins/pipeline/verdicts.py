@@ -1,9 +1,10 @@
-"""A claim's verdict as the report shows it, from the judge's final judgement.
+"""A claim's verdict as the report shows it, from its deciding judgement, evidence settled.
 
 The judge answers in context-sentence ids and a phrase; the report needs character offsets: the
 claim's sentence as its answer span, the phrase anchored inside it (or a correction saying it
 could not be), the evidence sentences with their passage offsets, and a reason in words when the
-judge gave none.
+judge gave none. The evidence itself is settled before, in one place
+(:func:`~rt4chart_plugins.pipeline.evidence.settle_evidence`).
 """
 
 from __future__ import annotations
@@ -48,27 +49,13 @@ def claim_verdict(state: RunState, claim: Claim) -> tuple[ClaimVerdict, list[Cor
             corrections.append(
                 Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120])
             )
-    evidence = [Evidence.of(context[i]) for i in judgement.evidence if 0 <= i < len(context)]
+    evidence = [Evidence.of(context[i]) for i in judgement.evidence]
     reason = judgement.reason or reason_in_words(judgement, evidence, phrase_span)
-    label = judgement.label
-    if label == Label.ENT and not evidence:
-        # "supported" is a claim about C: with no sentence of C to show for it (every id the
-        # judge cited was out of range, or a cut reply kept the label and lost the ids), nothing
-        # verifies it, so it is baseless as far as the report can show
-        label = Label.NIC
-        corrections.append(
-            Correction(
-                claim_id=claim.id,
-                kind="evidence_missing",
-                detail="ENT with no existing context sentence cited: reported NIC",
-            )
-        )
-        reason = f"the judge found it supported but cited no sentence of the context (judge: {reason})"
     verdict = ClaimVerdict(
         id=claim.id,
         text=claim.text,
         sentence_id=claim.sentence_id,
-        label=label,
+        label=judgement.label,
         answer_span=answer_span,
         phrase_span=phrase_span,
         evidence=evidence,
@@ -99,7 +86,7 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None)
 
 
 async def build_verdicts(state: RunState) -> Verdicts:
-    """The fifth stage: each claim's verdict as the report shows it."""
+    """The sixth stage: each claim's verdict as the report shows it."""
     part = Verdicts()
     for claim in state.claims:
         verdict, fixed = claim_verdict(state, claim)
