@@ -21,7 +21,7 @@ from rt4chart_plugins.guard import GuardedAnswer, GuardOptions
 from rt4chart_plugins.guard import aguard as _aguard
 from rt4chart_plugins.guard.options import given
 from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import choose, make_judge
+from rt4chart_plugins.judges.registry import choose
 from rt4chart_plugins.pipeline.aggregate import report_of
 from rt4chart_plugins.pipeline.readings import ContextReadings
 from rt4chart_plugins.pipeline.stages import run_stages
@@ -51,7 +51,10 @@ class Verifier(Detector):
 
     ``judge``: a :class:`Judge`, or a name of :data:`~rt4chart_plugins.judges.registry.JUDGES`
     (``"trained"``, the default, ``"local"``, ``"openai"``, ``"auto"``; ``judge_kwargs`` configure
-    it). An unknown name or option fails here, with :class:`InvalidInput`. Pipeline knobs
+    it). An unknown name or option, or a judge that could not run (a required option missing, a
+    model folder that is not there, a missing extra, a pipeline option it would ignore), fails
+    here in one line; the checked choice is kept (:attr:`choice`), and the judge built from it on
+    first use. Pipeline knobs
     (``decomposition``, whose default is the judge's, ``window_size``, ``window_overlap``,
     ``global_verification``, ``sub_sentence_spans``, ...) are validated up front.
     """
@@ -64,14 +67,13 @@ class Verifier(Detector):
         judge_kwargs: dict[str, Any] | None = None,
         **config: Any,
     ):
-        # the judge's name and options checked now (registry), not at the first row; nothing loads
-        choice = choose(judge, judge_kwargs)
+        # the judge chosen and checked ready to run now, once, and kept (registry.choose); nothing loads
+        self.choice = choose(judge, judge_kwargs, pipeline=config)
         if config.get("decomposition") is None:  # unset: the judge's (clauses for the trained verifier)
-            config = {**config, "decomposition": choice.decomposition}
+            config = {**config, "decomposition": self.choice.decomposition}
         self.config = pipeline_config(config)
         self._judge_spec = judge
-        self._judge_kwargs = judge_kwargs or {}
-        self._judge: Judge | None = choice.instance
+        self._judge: Judge | None = self.choice.instance
         self.concurrency = checked("concurrency", concurrency, AtLeastOne)
         self._readings = ContextReadings()
 
@@ -106,7 +108,7 @@ class Verifier(Detector):
     @property
     def judge(self) -> Judge:
         if self._judge is None:
-            self._judge = make_judge(self._judge_spec, **self._judge_kwargs)
+            self._judge = self.choice.build()
         return self._judge
 
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:

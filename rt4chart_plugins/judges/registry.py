@@ -6,118 +6,46 @@ is built, so naming a judge never loads onnxruntime or llama.cpp), the options i
 and their types, the CLI flags that set them, whether it sends requests over the network (a Ray
 job's shared rate limit applies to those), and how an answer becomes claims for it unless the user
 says otherwise (the ``decomposition`` default). Everything is checked when a detector is built, not
-at its first row: an unknown name, an unknown option, an option of the wrong type or given to a judge
-that does not take it, each fails with one :class:`InvalidInput` that names what exists.
+at its first row (:func:`choose`, which the façade, the adapters and the Ray driver all go
+through): an unknown name, an unknown option, an option of the wrong type or given to a judge
+that does not take it, each fails with one :class:`InvalidInput` that names what exists; a
+required option missing, a model folder that is not there, a missing extra, and a pipeline option
+the judge would ignore fail the same way (:mod:`rt4chart_plugins.judges.ready`).
 
 A name may carry its main option after a colon: ``"hf:org/model"`` is the entry ``hf`` with
 ``model="org/model"`` (the entry's ``prefix_option``), the same as ``Verifier("hf",
 judge_kwargs={"model": "org/model"})``.
 
-How to add a judge
-------------------
-1. Write it in its own package, ``judges/<name>/``: a :class:`Judge` subclass whose constructor
-   takes keyword options and loads nothing (load in :meth:`Judge.prepare` or on first use). Its
-   ``name`` must be known when it is built and stay the same after it loads: reports, caches and
-   the Ray job read it before the first row.
-2. Add one :class:`JudgeEntry` to :data:`JUDGES` below: its ``name``, ``target``, a one-line
-   ``summary``, its ``options`` (each constructor keyword with a type, checked strictly: ``int``,
-   ``float``, ``str``, ``bool``, ``Path``, unions with ``None``, the bounded kinds of
-   :mod:`rt4chart_plugins.config`, or :class:`Nested` for a dict of another entry's options),
-   its ``flags`` (the CLI flags; a flag several judges share, such as ``--model-path``, is one
-   flag whose help joins theirs), ``sends_requests``, ``decomposition`` (``"clauses"`` when the
-   judge splits no sentence itself, ``"llm"`` when it asks an LLM to) and, if its name may carry
-   an option (``hf:REPO``), ``prefix_option``.
-
-Nothing else changes: the CLI builds its flags from the entries, the adapters and the Ray job
-accept the new name, and ``tests/unit/judges/test_registry.py`` checks that the declared options
-are the constructor's.
+How to add a judge: :mod:`rt4chart_plugins.judges.entries` (what each field of an entry means).
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
 import os
-import types
-import typing
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
-
-from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from rt4chart_plugins.config import (
     AtLeastOne,
     AtLeastZero,
-    Decomposition,
     Finite,
     Probability,
     Seconds,
     SecondsOrNone,
-    wanted,
 )
 from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.cache import JudgeCache
+from rt4chart_plugins.judges.entries import Extra, Flag, Holds, Ignored, JudgeChoice, JudgeEntry, Nested
+from rt4chart_plugins.judges.flags import either, flags_of, options_set
+from rt4chart_plugins.judges.option_kinds import check_value
+from rt4chart_plugins.judges.ready import check_honoured, check_ready
 
 #: the judge when none is named and ``$RT4CHART_JUDGE`` is unset: offline, shipped in the wheel
 DEFAULT_JUDGE = "trained"
-
-
-@dataclass(frozen=True)
-class Nested:
-    """An option that is itself a dict of another entry's options (the ``auto`` judge's
-    ``trained`` and ``llm``), checked against that entry."""
-
-    entry: str
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A CLI flag that sets one option of a judge. ``option`` may be dotted (``llm.model_path``)
-    for a :class:`Nested` option. ``type`` is what argparse converts the value to; ``const`` makes
-    a switch (``--no-cache`` sets ``cache=False``); ``negatable`` a ``--x`` / ``--no-x`` pair."""
-
-    flag: str
-    option: str
-    help: str
-    type: type | None = str
-    const: Any = None
-    negatable: bool = False
-
-    @property
-    def dest(self) -> str:
-        return self.flag.lstrip("-").replace("-", "_")
-
-
-@dataclass(frozen=True)
-class JudgeEntry:
-    name: str
-    target: str  # "module:Class"
-    summary: str
-    #: each constructor keyword and its type
-    options: Mapping[str, Any] = field(default_factory=dict)
-    flags: tuple[Flag, ...] = ()
-    #: whether it calls an API over the network (a Ray job's shared rate limit applies to it)
-    sends_requests: bool = False
-    #: the decomposition a Verifier uses with it unless told otherwise
-    decomposition: Decomposition = "llm"
-    #: "module:function" returning the error for options that do not go together, or None
-    refuse: str | None = None
-    #: the decomposition for these options, where they change it (``local``'s ``read``)
-    decomposition_by: Callable[[Mapping[str, Any]], Decomposition] | None = None
-    #: the option that ``name:VALUE`` sets to VALUE (``hf:REPO`` → ``model=REPO``); None: no suffix
-    prefix_option: str | None = None
-
-    def load(self) -> type[Judge]:
-        module, _, cls = self.target.partition(":")
-        return getattr(importlib.import_module(module), cls)
-
-    @property
-    def spelling(self) -> str:
-        """How the name is written where it is offered: ``hf:<model>`` for a name with an option."""
-        return f"{self.name}:<{self.prefix_option}>" if self.prefix_option else self.name
 
 
 _PATH = str | Path | None
@@ -132,6 +60,18 @@ _CHAT = {  # ChatJudge's own options, which OpenAIJudge hands on to it
     "context_tokens": AtLeastOne,
 }
 _NO_CACHE = "do not read or write the judge cache"
+#: what a judge that reads each sentence's clauses within it (and writes no claim) would ignore
+CLAUSES_ONLY = Ignored(
+    "decomposition",
+    ("llm",),
+    "it judges each sentence's clauses, and writes no claim: use clauses or sentence",
+)
+#: an artifact folder as ``rt4chart train-verifier --out DIR`` writes it
+_ARTIFACT = Holds(
+    ("manifest.json", "model.onnx", "tokenizer.json"), "build one with `rt4chart train-verifier --out DIR`"
+)
+_GGUF = Holds(fix="a GGUF file (`rt4chart model pull` fetches the pinned one)")
+_LLAMA = Extra("llama_cpp", "llama-cpp-python", "local")
 
 JUDGES: dict[str, JudgeEntry] = {
     e.name: e
@@ -141,8 +81,14 @@ JUDGES: dict[str, JudgeEntry] = {
             "rt4chart_plugins.judges.trained:TrainedJudge",
             "the packaged cross-encoder verifier (offline, fast; the default)",
             options={"artifact_dir": _PATH, "threshold": Probability | None, "threads": AtLeastOne | None},
+            paths={"artifact_dir": _ARTIFACT},
+            ignores=(CLAUSES_ONLY,),
             flags=(
-                Flag("--model-path", "artifact_dir", "an artifact directory (`rt4chart train-verifier --out DIR`)"),
+                Flag(
+                    "--model-path",
+                    "artifact_dir",
+                    "a verifier's artifact folder (model.onnx, tokenizer.json, manifest.json)",
+                ),
                 Flag(
                     "--threshold",
                     "threshold",
@@ -170,6 +116,10 @@ JUDGES: dict[str, JudgeEntry] = {
                 "support_threshold": Probability,
                 "conflict_threshold": Probability,
             },
+            paths={"model_path": _GGUF},
+            extra=_LLAMA,
+            # the premise read judges clauses within their sentence; the window read writes claims
+            ignores=(replace(CLAUSES_ONLY, when=lambda options: options.get("read", "premise") == "premise"),),
             flags=(
                 Flag("--model-path", "model_path", "any ChatML GGUF file instead of the pinned default"),
                 Flag("--no-cache", "cache", _NO_CACHE, None, const=False),
@@ -199,6 +149,7 @@ JUDGES: dict[str, JudgeEntry] = {
                 "read": Literal["reply", "premise"],
                 **_CHAT,
             },
+            extra=Extra("openai", "openai", "openai"),
             flags=(
                 Flag("--base-url", "base_url", "endpoint URL (default $OPENAI_BASE_URL)"),
                 Flag("--api-key", "api_key", "key (default $OPENAI_API_KEY)"),
@@ -234,6 +185,9 @@ JUDGES: dict[str, JudgeEntry] = {
                 "cache": _CACHE,
                 "fit": _PATH,
             },
+            paths={"model_path": _GGUF},
+            extra=_LLAMA,
+            ignores=(CLAUSES_ONLY,),
             flags=(
                 Flag("--model-path", "model_path", "the embedded LLM's GGUF file"),
                 Flag("--threshold", "trained.threshold", "the trained verifier's threshold", float),
@@ -279,6 +233,8 @@ JUDGES: dict[str, JudgeEntry] = {
                 "prompt": str | None,
                 "verdict_tokens": tuple[str, str] | list[str],
             },
+            required=("model",),
+            ignores=(CLAUSES_ONLY,),
             flags=(
                 Flag(
                     "--threshold",
@@ -339,110 +295,37 @@ def judge_options(name: str | None) -> list[str]:
     return list(entry(name).options)
 
 
-_STRICT = ConfigDict(strict=True, arbitrary_types_allowed=True)
-_VALIDATORS: dict[Any, TypeAdapter[Any]] = {}
-
-
-def _kinds(kind: Any) -> tuple[Any, ...]:
-    """The members of a union (``X | None``, or a tuple of alternatives), else the kind itself."""
-    if isinstance(kind, tuple):
-        return tuple(type(None) if k is None else k for k in kind)
-    if typing.get_origin(kind) in (typing.Union, types.UnionType):
-        return typing.get_args(kind)
-    return (kind,)
-
-
-def _described(kind: Any) -> str:
-    words = {str: "a string", Path: "a path", bool: "true or false", int: "a whole number", float: "a number"}
-    parts = []
-    for k in _kinds(kind):
-        if k is type(None):
-            parts.append("None")
-        elif isinstance(k, Nested):
-            parts.append(f"a dict of the {k.entry!r} judge's options")
-        elif isinstance(k, type) and k in words:
-            parts.append(words[k])
-        elif isinstance(k, type):
-            parts.append(f"a {k.__name__}")
-        else:
-            parts.append(wanted(k))
-    return " or ".join(dict.fromkeys(parts))
-
-
-def _check_value(judge: str, option: str, kind: Any, value: Any) -> None:
-    for k in _kinds(kind):
-        if isinstance(k, Nested):
-            if isinstance(value, dict):
-                check_options(k.entry, value, within=f"the {judge!r} judge's {option}")
-                return
-            continue
-        if k not in _VALIDATORS:
-            _VALIDATORS[k] = TypeAdapter(k, config=_STRICT)
-        try:
-            _VALIDATORS[k].validate_python(value)
-            return
-        except ValidationError:
-            continue
-    raise InvalidInput(
-        f"the {judge!r} judge's option {option} must be {_described(kind)}, got {type(value).__name__} {value!r}"
-    )
-
-
 def check_options(name: str, options: Mapping[str, Any], *, within: str | None = None) -> None:
     """Refuse an option the entry ``name`` does not take (naming the nearest, and the judges that
-    do take it) or one of the wrong type."""
+    do take it), one of the wrong type, and options it could not run with
+    (:func:`~rt4chart_plugins.judges.ready.check_ready`)."""
     found = JUDGES[name]
     what = within or f"the {name!r} judge"
     if error := unknown_options(options, found.options, what):
         takers = {
             o: [e.name for e in JUDGES.values() if o in e.options] for o in sorted(options) if o not in found.options
         }
-        note = "; ".join(f"{o} is an option of the {_either(t)} judge" for o, t in takers.items() if t)
+        note = "; ".join(f"{o} is an option of the {either(t)} judge" for o, t in takers.items() if t)
         raise InvalidInput(f"{error}" + (f" ({note})" if note else ""))
     for option, value in options.items():
-        _check_value(name, option, found.options[option], value)
-    if found.refuse:
-        module, _, function = found.refuse.partition(":")
-        if error := getattr(importlib.import_module(module), function)(options):
-            raise error
+        check_value(name, option, found.options[option], value, _nested)
+    check_ready(found, options)
 
 
-@dataclass(frozen=True)
-class JudgeChoice:
-    """A judge chosen and its options checked, not yet built: a given :class:`Judge`, or a
-    registry entry with options."""
-
-    entry: JudgeEntry | None
-    options: Mapping[str, Any]
-    instance: Judge | None = None
-
-    @property
-    def decomposition(self) -> Decomposition:
-        """The decomposition it needs unless told otherwise; a :class:`Judge` given as is
-        decomposes as it does (``llm``: its own ``decompose``)."""
-        if self.entry is None:
-            return "llm"
-        by = self.entry.decomposition_by
-        return by(self.options) if by else self.entry.decomposition
-
-    @property
-    def sends_requests(self) -> bool:
-        if self.instance is not None:
-            from rt4chart_plugins.judges.chat import ChatJudge
-
-            return isinstance(self.instance, ChatJudge)
-        return bool(self.entry and self.entry.sends_requests)
-
-    def build(self) -> Judge:
-        if self.instance is not None:
-            return self.instance
-        assert self.entry is not None
-        return self.entry.load()(**self.options)
+def _nested(name: str, options: Mapping[str, Any], within: str) -> None:
+    check_options(name, options, within=within)
 
 
-def choose(judge: Judge | str | None = None, options: Mapping[str, Any] | None = None) -> JudgeChoice:
+def choose(
+    judge: Judge | str | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    pipeline: Mapping[str, Any] | None = None,
+) -> JudgeChoice:
     """The judge a name (or ``None``: ``$RT4CHART_JUDGE``, else the default) and options stand
-    for, every option checked, nothing built; a :class:`Judge` given as is takes no options."""
+    for, every option checked and the judge ready to run, nothing built; a :class:`Judge` given as
+    is takes no options. ``pipeline``: the pipeline options it will run under, refused where the
+    judge would ignore them. Keep the choice: :meth:`JudgeChoice.build` does not check again."""
     if options is not None and not isinstance(options, Mapping):
         raise InvalidInput(f"judge options must be a dict, got {type(options).__name__} {options!r}")
     options = dict(options or {})
@@ -451,7 +334,10 @@ def choose(judge: Judge | str | None = None, options: Mapping[str, Any] | None =
             raise InvalidInput(
                 f"judge options {sorted(options)} were given with a Judge instance; configure the instance"
             )
-        return JudgeChoice(None, {}, judge)
+        choice = JudgeChoice(None, {}, judge)
+        if (pipeline or {}).get("decomposition") == "llm" and judge.clause_claims:
+            raise InvalidInput(f"the judge {judge.name!r} ignores decomposition='llm': {CLAUSES_ONLY.why}")
+        return choice
     if judge is not None and not isinstance(judge, str):
         raise InvalidInput(
             f"cannot use a {type(judge).__module__}.{type(judge).__name__} as the judge: use one of {offered()}, "
@@ -463,6 +349,7 @@ def choose(judge: Judge | str | None = None, options: Mapping[str, Any] | None =
         raise InvalidInput(f"{twice[0]} is given twice, in the judge's name and in its options: give it once")
     options.update(from_name)
     check_options(found.name, options)
+    check_honoured(found, options, pipeline or {})
     return JudgeChoice(found, options)
 
 
@@ -478,39 +365,15 @@ def sends_requests(judge: Judge | str | None) -> bool:
     return entry(judge).sends_requests if judge is None or isinstance(judge, str) else choose(judge).sends_requests
 
 
-# ---- the CLI's judge flags ---------------------------------------------------------------------
+# ---- the CLI's judge flags (rt4chart_plugins.judges.flags reads them off the table) ------------
 
 
 def all_flags() -> dict[str, list[tuple[JudgeEntry, Flag]]]:
     """Every judge flag, with the judges that take it, in the order the entries declare them."""
-    flags: dict[str, list[tuple[JudgeEntry, Flag]]] = {}
-    for e in JUDGES.values():
-        for f in e.flags:
-            flags.setdefault(f.flag, []).append((e, f))
-    return flags
-
-
-def _either(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return flags_of(JUDGES.values())
 
 
 def options_from_flags(judge: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
     """The options that the judge flags given (``{"--timeout": 30.0}``) set for the named judge;
     a flag this judge does not take is refused, naming the judges that do."""
-    found = entry(judge)
-    mine = {f.flag: f for f in found.flags}
-    options: dict[str, Any] = {}
-    for flag, value in given.items():
-        if flag not in mine:
-            takers = [e.name for e, _ in all_flags().get(flag, [])]
-            raise InvalidInput(
-                f"{flag} is for the {_either(takers)} judge, not {found.name!r}"
-                + (f"; its flags: {', '.join(mine)}" if mine else "; it takes no flag")
-            )
-        f = mine[flag]
-        path = f.option.split(".")
-        target = options
-        for part in path[:-1]:
-            target = target.setdefault(part, {})
-        target[path[-1]] = f.const if f.const is not None else value
-    return options
+    return options_set(entry(judge), given, JUDGES.values())

@@ -10,6 +10,7 @@ import pytest
 
 import rt4chart_plugins.cli as cli
 from rt4chart_plugins import InvalidInput, Verifier
+from rt4chart_plugins.errors import MissingExtra, ModelNotAvailable
 from rt4chart_plugins.batch import run_batch
 
 ROWS = [{"context": "The trial lasts 14 days.", "answer": "The trial lasts 14 days."}]
@@ -72,3 +73,99 @@ def test_a_bad_option_in_the_cli_is_one_line_and_exit_2(files, args, says, capsy
     assert cli.main([a.format(d=files) for a in args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rt4chart: ") and err.count("\n") == 1 and says in err
+
+
+# ---- checked when built means ready to run ----------------------------------------------------
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc)
+    assert text and "\n" not in text and "Traceback" not in text, text
+    return text
+
+
+def _built(**spec):
+    """The same judge built the three ways a detector is: the façade, the factory, the Ray driver."""
+    from rt4chart_plugins.distributed.spec import DetectorSpec
+    from rt4chart_plugins.factory import make_detector
+
+    judge, judge_kwargs, options = spec.get("judge"), spec.get("judge_kwargs"), spec.get("options", {})
+    yield lambda: Verifier(judge, judge_kwargs=judge_kwargs, **options)
+    yield lambda: make_detector("rt4chart", judge, judge_kwargs=judge_kwargs, **options)
+    yield lambda: DetectorSpec.create(judge=judge, judge_kwargs=judge_kwargs or {}, options=options)
+
+
+@pytest.mark.parametrize(
+    ("spec", "error", "words"),
+    [
+        ({"judge": "hf"}, InvalidInput, r"the 'hf' judge needs a model: judge='hf:<model>'"),
+        ({"judge": "hf:nobody/none"}, ModelNotAvailable, r"'nobody/none' is not on this machine"),
+        ({"judge": "trained", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
+        ({"judge": "auto", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
+        ({"judge": "local", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
+        ({"judge": "trained", "judge_kwargs": {"artifact_dir": "/no/such"}}, ModelNotAvailable, "does not exist"),
+        ({"judge": "local", "judge_kwargs": {"model_path": "/no/such.gguf"}}, ModelNotAvailable, "does not exist"),
+        (
+            {"judge": "auto", "judge_kwargs": {"trained": {"artifact_dir": "/no/such"}}},
+            ModelNotAvailable,
+            "'trained' judge's artifact_dir /no/such does not exist",
+        ),
+    ],
+)
+def test_a_judge_that_could_not_run_fails_when_built_in_one_line_everywhere(spec, error, words, tmp_path, monkeypatch):
+    """``Verifier("hf")``, ``Verifier("hf:nobody/none")`` and ``DetectorSpec.create(judge="hf")``
+    built before and failed at the first row (every Ray actor); ``Verifier("trained",
+    decomposition="llm")`` built and recorded ``llm`` while it judged clauses."""
+    monkeypatch.setenv("RT4CHART_MODELS_DIR", str(tmp_path))
+    for build in _built(**spec):
+        with pytest.raises(error, match=words) as exc:
+            build()
+        _one_line(exc.value)
+
+
+def test_an_artifact_folder_without_its_files_is_refused_naming_them(tmp_path):
+    (tmp_path / "manifest.json").write_text("{}")
+    with pytest.raises(ModelNotAvailable, match=r"holds no model.onnx, tokenizer.json") as exc:
+        Verifier("trained", judge_kwargs={"artifact_dir": str(tmp_path)})
+    _one_line(exc.value)
+
+
+def test_a_missing_extra_fails_when_built_naming_the_extra(monkeypatch):
+    import importlib.util
+
+    from rt4chart_plugins.judges import ready
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(ready.importlib.util, "find_spec", lambda name, *a: None if name == "openai" else real(name, *a))
+    for build in _built(judge="openai", judge_kwargs={"base_url": "http://127.0.0.1:9/v1"}):
+        with pytest.raises(MissingExtra, match=r'rt4chart-plugins\[openai\]') as exc:
+            build()
+        _one_line(exc.value)
+
+
+def test_what_a_judge_honours_is_still_taken():
+    assert Verifier("local", judge_kwargs={"read": "window"}, decomposition="llm").config.decomposition == "llm"
+    assert Verifier("trained", decomposition="sentence").config.decomposition == "sentence"
+    assert Verifier().config.decomposition == "clauses"
+
+
+def test_a_judge_given_as_is_that_reads_only_clauses_refuses_llm_and_defaults_to_clauses():
+    from rt4chart_plugins.judges.trained import TrainedJudge
+
+    assert Verifier(TrainedJudge()).config.decomposition == "clauses"
+    with pytest.raises(InvalidInput, match="ignores decomposition='llm'"):
+        Verifier(TrainedJudge(), decomposition="llm")
+
+
+def test_the_checked_choice_is_kept_and_the_registry_entered_once(monkeypatch):
+    """The choice was thrown away at construction and rebuilt at the first row: checked twice
+    (three times through the Ray driver), and a model folder read again."""
+    from rt4chart_plugins.judges import registry
+
+    calls: list[str] = []
+    real = registry.check_ready
+    monkeypatch.setattr(registry, "check_ready", lambda found, options: (calls.append(found.name), real(found, options)))
+    verifier = Verifier("trained")
+    assert calls == ["trained"]
+    verifier.verify(context="The trial lasts 14 days.", answer="The trial lasts 14 days.")
+    assert calls == ["trained"] and verifier.judge is verifier.judge
