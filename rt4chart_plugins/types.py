@@ -11,7 +11,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 
 class Label(str, Enum):
@@ -318,6 +318,10 @@ class Report(BaseModel):
     error: str | None = None
     schema_version: str = SCHEMA_VERSION  # the JSON layout (see SCHEMA_VERSION)
     version: str = Field(default_factory=package_version)  # the rt4chart-plugins that wrote it
+    #: the exception a ``failed`` report stands for, where the code that caught it kept it (the
+    #: adapters): it travels beside ``error``, never serialized, so no reader parses its class
+    #: back out of the text
+    _failure: BaseException | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _failed_has_no_score(self) -> Report:

@@ -3,6 +3,7 @@ its framework needs:
 
 - :mod:`.verifier`: the detector behind an adapter (the judge chosen, its options checked early)
 - :mod:`.rows`: one framework row read, checked and verified; a failed row as a report or an error
+- :mod:`.failure`: a failed row's error, typed: its kind and class, carried from the verifier
 - :mod:`.reason`: a report as the reason text a framework shows beside the score
 - :mod:`.payload`: a report as JSON for a trace or a log, and the claim table of many reports
 - :mod:`.llm`: a framework's LLM as a judge: the reply as JSON text, the judge's name, the wrap

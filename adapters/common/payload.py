@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rt4chart_plugins.adapters.common.failure import RowFailure
+
 from rt4chart_plugins.types import Report
 
 
@@ -24,9 +26,12 @@ _BULK = {"answer_sentences", "context_sentences", "windows"}
 
 def report_payload(report: Report) -> dict[str, Any]:
     """The report as JSON without its sentence and window dumps: what a trace or a log carries,
-    and enough to rebuild the typed report (:func:`report_from_payload`)."""
+    and enough to rebuild the typed report (:func:`report_from_payload`). A failed row's also
+    names the class of its error (``error_type``, :class:`~.failure.RowFailure`)."""
     payload = report.model_dump(mode="json", exclude=_BULK)
     payload["claims"] = claims_payload(report)
+    if report.state == "failed":  # the class that failed the row, beside the reason in words
+        payload["error_type"] = RowFailure.of(report).error_type
     return payload
 
 

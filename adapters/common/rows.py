@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any, NamedTuple
 
+from rt4chart_plugins.adapters.common.failure import RowFailure
+
 from rt4chart_plugins.detector import Detector, failed_report, input_problems
-from rt4chart_plugins.errors import InvalidInput, JudgeError
+from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.types import Report
 
 
@@ -54,25 +56,26 @@ async def averify_row(
         run = verifier.averify(context=context, answer=answer, question=question)
         return await (asyncio.wait_for(run, timeout) if timeout is not None else run)
     except asyncio.TimeoutError:
-        return _failed(answer, question, TimeoutError(f"the row took longer than its timeout of {timeout:g} s"))
+        return failed_row(answer, question, TimeoutError(f"the row took longer than its timeout of {timeout:g} s"))
     except Exception as exc:  # noqa: BLE001 - a row's failure is its result
-        return _failed(answer, question, exc)
+        return failed_row(answer, question, exc)
 
 
-def _failed(answer: Any, question: Any, exc: BaseException) -> Report:
+def failed_row(answer: Any, question: Any, exc: BaseException) -> Report:
+    """The ``failed`` report of a row that raised ``exc``, with the exception carried beside it."""
     report = failed_report({"answer": answer if isinstance(answer, str) else ""}, exc)
     report.question = question if isinstance(question, str) else None
+    report._failure = exc  # the class travels with the report: no adapter reads it back from the text
     return report
 
 
 def row_error(report: Report) -> Exception:
     """The exception a row's ``failed`` report stands for, for an adapter told to raise
     (``on_error="raise"``): :class:`InvalidInput` for a row that cannot be verified,
-    ``TimeoutError`` for one past its timeout, :class:`JudgeError` otherwise; the report rides
-    along as ``.report``."""
-    error = report.error or "verification failed"
-    name, _, rest = error.partition(": ")
-    kinds = {"InvalidInput": InvalidInput, "TimeoutError": TimeoutError}
-    exc = kinds[name](rest) if name in kinds else JudgeError(error)  # the class says what the prefix said
+    ``TimeoutError`` for one past its timeout, :class:`JudgeError` otherwise
+    (:meth:`RowFailure.error`, from the exception the row raised, carried with the report);
+    the report rides along as ``.report``."""
+    failure = RowFailure.of(report)
+    exc = failure.error()
     exc.report = report  # type: ignore[attr-defined]
     return exc

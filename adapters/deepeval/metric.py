@@ -13,6 +13,7 @@ from deepeval.metrics import BaseMetric
 from deepeval.metrics.utils import construct_verbose_logs
 from deepeval.test_case import LLMTestCase, SingleTurnParams
 from deepeval.test_case.llm_test_case import RetrievedContextData
+from rt4chart_plugins.adapters.common.failure import RowFailure
 from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_from_payload, report_payload
 from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row
@@ -70,10 +71,13 @@ class RT4ChartMetric(BaseMetric):
     ``DeepEvalBaseLLM``): that model becomes the judge; giving both ``judge`` and ``model`` is refused.
     ``options`` / extra keyword arguments: pipeline options (``decomposition``, ``window_size``, ...).
     After ``measure``: ``score``, ``success``, ``reason``, ``verbose_logs`` (JSON), and on the
-    instance also ``report`` (the typed :class:`rt4chart_plugins.Report`) and ``claims``.
+    instance also ``report`` (the typed :class:`rt4chart_plugins.Report`) and ``claims``; a row
+    it could not score sets ``error`` (why) and ``error_type`` (the class of what was raised).
     """
 
     error: str | None = None  # deepeval's channel for a row this metric could not score
+    #: the class of that row's error (``InvalidInput``, ``TimeoutError``, ``InvalidReply``, ...)
+    error_type: str | None = None
 
     _required_params: list[SingleTurnParams] = [SingleTurnParams.ACTUAL_OUTPUT, SingleTurnParams.RETRIEVAL_CONTEXT]
 
@@ -162,11 +166,12 @@ class RT4ChartMetric(BaseMetric):
         self.reason = reason_text(report) if self.include_reason else None
         self.evaluation_cost = self._cost(report)
         if report.state == "failed":
-            self.error = report.error or "verification failed"
+            failure = RowFailure.of(report)
+            self.error, self.error_type = failure.message, failure.error_type
             self.score = None
             self.success = False
         else:
-            self.error = None
+            self.error = self.error_type = None
             self.score = report.score
             self.success = report.score is not None and report.score >= self.threshold
         self.verbose_logs = construct_verbose_logs(

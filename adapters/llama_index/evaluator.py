@@ -11,6 +11,7 @@ from typing import Any, Literal, cast
 
 from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
 from llama_index.core.prompts.mixin import PromptDictType
+from rt4chart_plugins.adapters.common.failure import RowFailure
 from rt4chart_plugins.adapters.common.payload import claim_table
 from rt4chart_plugins.adapters.common.reason import reason_text
 from rt4chart_plugins.adapters.common.rows import Fields, averify_row, row_error
@@ -183,4 +184,5 @@ class RT4ChartEvaluator(BaseEvaluator):
             feedback=f"verification failed: {reason}",
             state="failed",
             report=report,
+            error_type=RowFailure.of(report).error_type,
         )

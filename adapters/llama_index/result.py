@@ -28,6 +28,9 @@ class RT4ChartEvaluationResult(EvaluationResult):
     claims: list[ClaimVerdict] = Field(default_factory=list, description="every claim's verdict, span and evidence")
     unfaithful_spans: list[Span] = Field(default_factory=list, description="answer spans of CON/NIC claims")
     report: Report | None = Field(default=None, description="the full RT4CHART report")
+    error_type: str | None = Field(
+        default=None, description="an invalid result's error class: InvalidInput, TimeoutError, JudgeError, ..."
+    )
 
     @property
     def failing_claims(self) -> list[ClaimVerdict]:

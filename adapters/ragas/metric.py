@@ -19,13 +19,14 @@ from ragas.callbacks import ChainType, new_group
 from ragas.dataset_schema import SingleTurnSample
 from ragas.metrics.base import MetricOutputType, MetricType, SingleTurnMetric
 from ragas.run_config import RunConfig
+from rt4chart_plugins.adapters.common.failure import RowFailure
 from rt4chart_plugins.adapters.common.payload import claim_table, missing_report, report_payload
 from rt4chart_plugins.adapters.common.reason import reason_text
-from rt4chart_plugins.adapters.common.rows import Fields, averify_row
+from rt4chart_plugins.adapters.common.rows import Fields, averify_row, failed_row
 from rt4chart_plugins.adapters.common.verifier import build_verifier, judge_from
 from rt4chart_plugins.adapters.ragas.judge import wrap
 
-from rt4chart_plugins.detector import Detector, failed_report
+from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import JudgeError
 from rt4chart_plugins.types import Report
 
@@ -174,9 +175,7 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         except asyncio.CancelledError:
             # ragas cancels a row at RunConfig.timeout and scores it NaN: counted as failed, with why
             limit = f"RunConfig(timeout={self._run_timeout:g})" if self._run_timeout else "its timeout"
-            report = failed_report(
-                {"answer": answer if isinstance(answer, str) else ""}, TimeoutError(f"ragas cut the row at {limit} s")
-            )
+            report = failed_row(answer, question, TimeoutError(f"ragas cut the row at {limit} s"))
             self._reports[key] = report
             self._fail(key, question, report)
             rm.on_chain_end({"output": report_payload(report)})
@@ -187,23 +186,27 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         if report.state == "failed":
             # ragas' convention for a row that cannot be scored: raise; evaluate() logs it and
             # scores the row NaN (or re-raises with raise_exceptions=True)
-            self._fail(key, question, report)
-            raise JudgeError(f"{self.name}: {report.error or 'verification failed'}")
+            failure = self._fail(key, question, report)
+            raise JudgeError(f"{self.name}: {failure.message}") from failure.exception
         return float(report.score)
 
-    def _fail(self, key: str, question: str | None, report: Report) -> None:
+    def _fail(self, key: str, question: str | None, report: Report) -> RowFailure:
         """Count a row that will score NaN, with its index in the result (``row``; None outside
         ``evaluate()``); the running count tells the user, when the run ends, how many NaNs are
         rows this metric could not score, and why."""
         taken = {r["row"] for r in self.failed_rows}
         row = next((i for i in self._rows.get(key, []) if i not in taken), None)
-        self.failed_rows.append({"row": row, "user_input": question, "error": report.error})
+        failure = RowFailure.of(report)
+        self.failed_rows.append(
+            {"row": row, "user_input": question, "error": report.error, "error_type": failure.error_type}
+        )
         logger.warning(
             "%s: %d row(s) of this evaluate() scored NaN (metric.failed_rows lists them); latest: %s",
             self.name,
             len(self.failed_rows),
             report.error,
         )
+        return failure
 
     def _judge_label(self) -> str:
         """One model name for every row's tokens (ragas adds TokenUsage only within one model): the
