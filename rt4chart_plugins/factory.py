@@ -13,6 +13,7 @@ import difflib
 import inspect
 from typing import Any
 
+from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import InvalidInput, unknown_options
 from rt4chart_plugins.gasp import GaspDetector
@@ -41,21 +42,26 @@ def make_detector(
     *,
     judge_kwargs: dict[str, Any] | None = None,
     concurrency: int | None = None,
+    pipeline: PipelineConfig | None = None,
     **options: Any,
 ) -> Detector:
     """The detector of ``method``. RT4CHART: ``judge`` is a :class:`Judge` or a registry name
     (``None``: ``$RT4CHART_JUDGE``, else the default), ``judge_kwargs`` its options, ``options``
-    the pipeline's. GASP: no judge; ``options`` are GASP's (``model``, ``chunks``, ``threshold``,
+    the pipeline's (or ``pipeline``, a :class:`PipelineConfig`: the same options as one value).
+    GASP: no judge; ``options`` are GASP's (``model``, ``chunks``, ``threshold``,
     …). ``concurrency``: rows in flight (None: the detector's default). Every name and option is
     checked now; nothing loads until the first row (or ``prepare()``)."""
     # the defaults are the detectors' own: 4 rows in flight for RT4CHART; GASP scores one at a time
     if check_method(method) == "gasp":
         if judge is not None or judge_kwargs:
             raise InvalidInput("method='gasp' uses no judge: it scores with its own LM; drop the judge and its options")
+        if pipeline is not None:
+            raise InvalidInput("method='gasp' runs no RT4CHART pipeline: drop pipeline=, give GASP's own options")
         if error := unknown_options(options, GASP_OPTIONS, "GASP"):
             raise error
         return GaspDetector(**options, concurrency=1 if concurrency is None else concurrency)
-    return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=4 if concurrency is None else concurrency, **options)
+    rows = 4 if concurrency is None else concurrency
+    return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=rows, pipeline=pipeline, **options)
 
 
 def sends_requests(method: str, judge: Judge | str | None) -> bool:

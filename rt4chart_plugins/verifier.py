@@ -56,7 +56,8 @@ class Verifier(Detector):
     here in one line; the checked choice is kept (:attr:`choice`), and the judge built from it on
     first use. Pipeline knobs
     (``decomposition``, whose default is the judge's, ``window_size``, ``window_overlap``,
-    ``global_verification``, ``sub_sentence_spans``, ...) are validated up front.
+    ``global_verification``, ``sub_sentence_spans``, ...) are validated up front; they may come
+    whole instead, as ``pipeline=PipelineConfig(...)`` (what the CLI builds from its flags).
     """
 
     def __init__(
@@ -65,13 +66,24 @@ class Verifier(Detector):
         *,
         concurrency: int = 4,
         judge_kwargs: dict[str, Any] | None = None,
+        pipeline: PipelineConfig | None = None,
         **config: Any,
     ):
+        if pipeline is not None and not isinstance(pipeline, PipelineConfig):
+            raise InvalidInput(f"pipeline must be a PipelineConfig, got {type(pipeline).__name__}")
+        if pipeline is not None and config:
+            raise InvalidInput(
+                f"give the pipeline options whole (pipeline=) or as keywords, not both: {sorted(config)}"
+            )
         # the judge chosen and checked ready to run now, once, and kept (registry.choose); nothing loads
-        self.choice = choose(judge, judge_kwargs, pipeline=config)
-        if config.get("decomposition") is None:  # unset: the judge's (clauses for the trained verifier)
-            config = {**config, "decomposition": self.choice.decomposition}
-        self.config = pipeline_config(config)
+        self.choice = choose(judge, judge_kwargs, pipeline=pipeline.model_dump() if pipeline is not None else config)
+        decomposition = self.choice.decomposition  # unless told otherwise (clauses for the trained verifier)
+        if pipeline is not None:  # kept whole, as the CLI built it from its flags
+            unset = pipeline.decomposition is None
+            self.config = pipeline.model_copy(update={"decomposition": decomposition}) if unset else pipeline
+        else:
+            given = config.get("decomposition")
+            self.config = pipeline_config({**config, "decomposition": decomposition if given is None else given})
         self._judge_spec = judge
         self._judge: Judge | None = self.choice.instance
         self.concurrency = checked("concurrency", concurrency, AtLeastOne)

@@ -325,3 +325,23 @@ def test_hours_check_overrules_an_ent_verdict_that_gives_a_day_other_hours():
     closed = Verifier(ScriptedJudge({"closed": ("Friday", None)}), decomposition="sentence").verify(
         context=record, answer="It is closed on Sundays.")
     assert closed.claims[0].label == Label.ENT  # "Sundays" is in no field, yet the hours confirm it
+
+
+def test_the_pipeline_options_travel_whole_as_one_value():
+    """What the CLI builds from its flags is one PipelineConfig, kept as it is, and checked
+    against the judge like the keywords."""
+    from rt4chart_plugins.config import PipelineConfig
+    from rt4chart_plugins.factory import make_detector
+
+    pipeline = PipelineConfig(decomposition="sentence", window_size=6, window_overlap=2)
+    assert Verifier(pipeline=pipeline).config is pipeline
+    assert make_detector("rt4chart", pipeline=pipeline).config is pipeline
+    unset = Verifier(pipeline=PipelineConfig(window_size=6, window_overlap=2)).config
+    assert unset.decomposition == "clauses" and unset.window_size == 6  # the judge's, as with keywords
+    assert unset == Verifier(window_size=6, window_overlap=2).config
+    with pytest.raises(InvalidInput, match="not both"):
+        Verifier(pipeline=pipeline, window_size=3)
+    with pytest.raises(InvalidInput, match="ignores decomposition='llm'"):
+        Verifier(pipeline=PipelineConfig(decomposition="llm"))
+    with pytest.raises(InvalidInput, match="no RT4CHART pipeline"):
+        make_detector("gasp", pipeline=pipeline)
