@@ -13,6 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rt4chart_plugins.audit.answer_html import (
+    claim_item,
+    context_block,
+    evidence_ids,
+    index_entry,
+    marked_answer,
+    risk_scale,
+)
 from rt4chart_plugins.audit.chart import histogram_svg
 from rt4chart_plugins.audit.diff import (
     CLAIM_WORDS,
@@ -25,22 +33,8 @@ from rt4chart_plugins.audit.diff import (
     RowDiff,
     Side,
 )
-from rt4chart_plugins.audit.html import (
-    PAGE_END,
-    anchor,
-    claim_item,
-    context_block,
-    e,
-    evidence_ids,
-    field_options,
-    index_entry,
-    marked_answer,
-    nav_tail,
-    options,
-    page_head,
-    risk_scale,
-    write_parts,
-)
+from rt4chart_plugins.audit.html import PAGE_END, field_options, nav_tail, options, page_head, write_parts
+from rt4chart_plugins.audit.markup import anchor, e
 from rt4chart_plugins.audit.pack import rows_section
 from rt4chart_plugins.audit.rows import AuditRow
 from rt4chart_plugins.types import Report, score_text
