@@ -1,8 +1,9 @@
 """The audit: every verdict of a run as a table (``table``) or as one self-contained HTML page,
 and two runs compared (``diff``), with a gate for CI (``gate``)."""
 
-from rt4chart_plugins.audit.diff import AuditDiff, ClaimChange, RowChange, diff_reports
+from rt4chart_plugins.audit.diff import diff_reports
 from rt4chart_plugins.audit.diff_output import write_diff
+from rt4chart_plugins.audit.diff_types import AuditDiff, ClaimChange, RowChange
 from rt4chart_plugins.audit.gate import FaithfulnessRegression, assert_no_regression
 from rt4chart_plugins.audit.html import render_html, write_html
 from rt4chart_plugins.audit.rows import AuditRow, as_rows, load_results

@@ -21,7 +21,7 @@ IN_WORDS = {
 FLAGGED = (Label.CON, Label.NIC)
 
 if TYPE_CHECKING:
-    from rt4chart_plugins.audit.diff import RowDiff
+    from rt4chart_plugins.audit.diff_types import RowDiff
 
 # --- one answer ---------------------------------------------------------------------------------
 
@@ -217,7 +217,7 @@ def index_entry(row: AuditRow, steps: int, change: RowDiff | None = None) -> dic
 
 def _against(change: RowDiff) -> str:
     """A row's header against the run before: the change and the score it had."""
-    from rt4chart_plugins.audit.diff import ROW_WORDS
+    from rt4chart_plugins.audit.diff_types import ROW_WORDS
 
     b = change.before
     was = f" · was {b.score:.2f}" if b is not None and b.score is not None else ""

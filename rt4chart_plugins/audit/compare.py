@@ -22,7 +22,7 @@ from rt4chart_plugins.audit.answer_html import (
     risk_scale,
 )
 from rt4chart_plugins.audit.chart import histogram_svg
-from rt4chart_plugins.audit.diff import (
+from rt4chart_plugins.audit.diff_types import (
     CLAIM_WORDS,
     ROW_WORDS,
     AuditDiff,

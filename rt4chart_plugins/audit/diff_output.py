@@ -15,7 +15,15 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from rt4chart_plugins.audit.diff import CLAIM_WORDS, ROW_WORDS, AuditDiff, ClaimChange, DiffSummary, RowChange, RowDiff
+from rt4chart_plugins.audit.diff_types import (
+    CLAIM_WORDS,
+    ROW_WORDS,
+    AuditDiff,
+    ClaimChange,
+    DiffSummary,
+    RowChange,
+    RowDiff,
+)
 from rt4chart_plugins.audit.gate import claim_words
 from rt4chart_plugins.errors import InvalidInput
 

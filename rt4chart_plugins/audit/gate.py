@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rt4chart_plugins.audit.diff import AuditDiff, ClaimChange, ClaimDiff, RowChange, RowDiff, diff_reports
+from rt4chart_plugins.audit.diff import diff_reports
+from rt4chart_plugins.audit.diff_types import AuditDiff, ClaimChange, ClaimDiff, RowChange, RowDiff
 
 Rule = Literal["new-hallucinations", "new-unfaithful-claims", "new-failures", "missing-rows"]
 #: what each rule of ``--fail-on`` fails on, in words

@@ -26,7 +26,7 @@ from rt4chart_plugins.audit.summary_html import render_summary
 from rt4chart_plugins.types import Report
 
 if TYPE_CHECKING:
-    from rt4chart_plugins.audit.diff import RowDiff
+    from rt4chart_plugins.audit.diff_types import RowDiff
 
 
 def options(pairs: list[tuple[str, str]]) -> str:
