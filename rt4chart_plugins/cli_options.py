@@ -18,10 +18,6 @@ from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags
 from rt4chart_plugins.runs.spec import judge_kwargs, spec_from_args
 
-#: the product's words for a registry flag whose own help names a lab command, which a pip install
-#: does not have (``--help`` names no lab command)
-CLI_HELP = {("--model-path", "trained"): "a verifier's artifact folder (model.onnx, tokenizer.json, manifest.json)"}
-
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
     """The judge and pipeline flags, shared with the lab's ``rt4chart bench``. The judge flags are
@@ -43,7 +39,7 @@ def add_judge_args(p: argparse.ArgumentParser) -> None:
         first = takers[0][1]
         by_help: dict[str, list[str]] = {}
         for e, f in takers:
-            by_help.setdefault(CLI_HELP.get((flag, e.name), f.help), []).append(e.name)
+            by_help.setdefault(f.help, []).append(e.name)
         helps = "; ".join(f"{', '.join(names)} judge: {text}" for text, names in by_help.items())
         if first.negatable:
             g.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=helps)
@@ -116,4 +112,4 @@ def read_context(paths: list[str]) -> str | list[str]:
     return texts[0] if len(texts) == 1 else texts
 
 
-__all__ = ["CLI_HELP", "add_judge_args", "detector_from_args", "judge_kwargs", "read_context", "read_text"]
+__all__ = ["add_judge_args", "detector_from_args", "judge_kwargs", "read_context", "read_text"]
