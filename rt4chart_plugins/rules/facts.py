@@ -13,8 +13,9 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, AmountIndex, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.types import Label

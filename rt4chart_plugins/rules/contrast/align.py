@@ -8,12 +8,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rt4chart_plugins.rules.amounts import AmountIndex, comparable
 from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation, quantifier, relation, roles, state
 from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import AmountIndex, Quantity, comparable, quantities
+from rt4chart_plugins.rules.quantities import Quantity, quantities
 from rt4chart_plugins.types import Label
 
 

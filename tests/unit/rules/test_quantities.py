@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rt4chart_plugins.rules.facts import unsupported_facts
-from rt4chart_plugins.rules.quantities import quantities, same_amount
+from rt4chart_plugins.rules.amounts import same_amount
+from rt4chart_plugins.rules.quantities import quantities
 
 
 def one(text: str):
