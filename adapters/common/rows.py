@@ -77,5 +77,5 @@ def row_error(report: Report) -> Exception:
     the report rides along as ``.report``."""
     failure = RowFailure.of(report)
     exc = failure.error()
-    exc.report = report  # type: ignore[attr-defined]
+    exc.report = report
     return exc

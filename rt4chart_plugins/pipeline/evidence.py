@@ -105,8 +105,9 @@ async def settle_evidence(state: RunState) -> Part:
     part = Settled(local=dict(state.local))
     rejudged = {spoken.judgement.claim_id for spoken in state.said_globally}
     for cid, spoken in state.said_locally.items():
+        fixed: list[Correction] = []
         if spoken.judgement.label == Label.NIC:
-            judgement, fixed = spoken.judgement.model_copy(update={"evidence": []}), []
+            judgement = spoken.judgement.model_copy(update={"evidence": []})
         else:
             judgement, fixed = settled(spoken, context)
         if cid in part.local:
