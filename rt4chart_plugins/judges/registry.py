@@ -150,6 +150,7 @@ JUDGES: dict[str, JudgeEntry] = {
                 **_CHAT,
             },
             extra=Extra("openai", "openai", "openai"),
+            ignores=(replace(CLAUSES_ONLY, when=lambda options: options.get("read") == "premise"),),
             flags=(
                 Flag("--base-url", "base_url", "endpoint URL (default $OPENAI_BASE_URL)"),
                 Flag("--api-key", "api_key", "key (default $OPENAI_API_KEY)"),

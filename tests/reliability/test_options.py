@@ -103,6 +103,12 @@ def _built(**spec):
         ({"judge": "trained", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
         ({"judge": "auto", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
         ({"judge": "local", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
+        (
+            {"judge": "openai", "judge_kwargs": {"base_url": "http://127.0.0.1:9/v1", "read": "premise"},
+             "options": {"decomposition": "llm"}},
+            InvalidInput,
+            "ignores decomposition='llm'",
+        ),
         ({"judge": "trained", "judge_kwargs": {"artifact_dir": "/no/such"}}, ModelNotAvailable, "does not exist"),
         ({"judge": "local", "judge_kwargs": {"model_path": "/no/such.gguf"}}, ModelNotAvailable, "does not exist"),
         (
@@ -145,6 +151,8 @@ def test_a_missing_extra_fails_when_built_naming_the_extra(monkeypatch):
 
 def test_what_a_judge_honours_is_still_taken():
     assert Verifier("local", judge_kwargs={"read": "window"}, decomposition="llm").config.decomposition == "llm"
+    served = {"base_url": "http://127.0.0.1:9/v1"}
+    assert Verifier("openai", judge_kwargs=served, decomposition="llm").config.decomposition == "llm"
     assert Verifier("trained", decomposition="sentence").config.decomposition == "sentence"
     assert Verifier().config.decomposition == "clauses"
 
@@ -169,3 +177,28 @@ def test_the_checked_choice_is_kept_and_the_registry_entered_once(monkeypatch):
     assert calls == ["trained"]
     verifier.verify(context="The trial lasts 14 days.", answer="The trial lasts 14 days.")
     assert calls == ["trained"] and verifier.judge is verifier.judge
+
+
+@pytest.mark.parametrize(
+    ("judge", "judge_kwargs"),
+    [
+        ("trained", {}),
+        ("auto", {}),
+        ("local", {}),
+        ("local", {"read": "window"}),
+        ("openai", {"base_url": "http://127.0.0.1:9/v1"}),
+        ("openai", {"base_url": "http://127.0.0.1:9/v1", "read": "premise"}),
+    ],
+)
+def test_the_registry_refuses_llm_exactly_for_the_judges_that_would_read_clauses_instead(judge, judge_kwargs):
+    """The entry's ``ignores`` is read before the judge is built; the built judge's
+    ``clause_claims`` is what the pipeline then does. They must say the same."""
+    from rt4chart_plugins.judges.registry import choose
+
+    choice = choose(judge, judge_kwargs)
+    try:
+        choose(judge, judge_kwargs, pipeline={"decomposition": "llm"})
+        refused = False
+    except InvalidInput:
+        refused = True
+    assert refused == choice.build().clause_claims
