@@ -1,9 +1,10 @@
 """``judge="hf:<repo or folder>"``: a Hugging Face NLI or fact-check model as the judge.
 
-It is the trained verifier with another encoder (:class:`TrainedJudge`, subclassed): the same
-clause claims (a clause judged within its sentence first), the same premise picker (the context
-sentences that share the claim's rarest words, as many as fit), the same evidence, phrase and
-clause logic. What changes is where P(ENT), P(CON) and P(NIC) come from:
+It reads like the trained verifier, with another encoder: it holds the same
+:class:`~rt4chart_plugins.judges.trained.reading.Reading`, so the same clause claims (a clause
+judged within its sentence first), the same premise picker (the context sentences that share the
+claim's rarest words, as many as fit), the same evidence, phrase and clause logic. What changes
+is where P(ENT), P(CON) and P(NIC) come from:
 
 - a **3-way** model (entailment / neutral / contradiction, in whatever order its config lists
   them) gives them itself: its softmax, no fitted decision on top;
@@ -18,6 +19,7 @@ P(NIC). The deterministic rules run after it, as after every judge.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import threading
@@ -28,7 +30,7 @@ from typing import Any, cast
 from rt4chart_plugins.config import AtLeastOne, Probability, checked
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges.base import VerifyRequest
+from rt4chart_plugins.judges.base import Judge, VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.hf.labels import LabelsOption
 from rt4chart_plugins.judges.hf.runtime import (
     DEFAULT_VERDICT_TOKENS,
@@ -41,11 +43,12 @@ from rt4chart_plugins.judges.hf.runtime import (
 )
 from rt4chart_plugins.judges.trained.decision import conflict_features, softmax
 from rt4chart_plugins.judges.trained.encoder import load_manifest
-from rt4chart_plugins.judges.trained.judge import TrainedJudge, _Loaded
+from rt4chart_plugins.judges.trained.judge import TrainedJudge
 from rt4chart_plugins.judges.trained.premise import Premise, Premises, coverage
+from rt4chart_plugins.judges.trained.reading import LoadedEncoder, Reading
 from rt4chart_plugins.models.hf import locate
 from rt4chart_plugins.rules.facts import unsupported_facts
-from rt4chart_plugins.types import Claim, Judgement, Label, Signals
+from rt4chart_plugins.types import Cost, Judgement, Label, Sentence, Signals
 
 #: P(ENT) at or above which a claim is supported, unless ``threshold`` is set: a 3-way model's
 #: softmax and a 2-way model's P(supported) are probabilities of their own, not a fitted score
@@ -59,7 +62,7 @@ _LOAD_LOCK = threading.Lock()
 os.register_at_fork(after_in_child=_LOADED.clear)
 
 
-class HFJudge(TrainedJudge):
+class HFJudge(Judge):
     """``Verifier("hf", judge_kwargs={"model": REPO_OR_FOLDER})``, or ``Verifier("hf:REPO")``.
 
     ``model``: a repo id pulled with ``rt4chart model pull hf:REPO``, or a local folder
@@ -74,6 +77,11 @@ class HFJudge(TrainedJudge):
     Seq2seq only: ``prompt`` (default MiniCheck-Flan-T5's ``premise: {premise} hypothesis:
     {claim}``) and ``verdict_tokens`` (the words for not supported and supported, default
     ``("0", "1")``)."""
+
+    #: as the trained verifier: it picks each claim's premise out of any window, and its claims are
+    #: the clauses of the answer sentences (:class:`~rt4chart_plugins.judges.trained.TrainedJudge`)
+    one_window = True
+    clause_claims = True
 
     def __init__(
         self,
@@ -91,13 +99,14 @@ class HFJudge(TrainedJudge):
         verdict_tokens: tuple[str, str] | list[str] = DEFAULT_VERDICT_TOKENS,
     ):
         given = None if threshold is None else checked("threshold", threshold, Probability)
-        super().__init__(threshold=DEFAULT_THRESHOLD if given is None else given)
+        self._threshold = DEFAULT_THRESHOLD if given is None else given
+        self._state: LoadedEncoder | None = None
         if not model or not isinstance(model, (str, Path)):
             raise InvalidInput(
                 "the hf judge needs a model: judge='hf:REPO' or 'hf:/path/to/folder', or judge_kwargs={'model': ...}"
             )
         self.model = str(model)
-        self._name = f"hf:{self.model}"
+        self.name = f"hf:{self.model}"
         directory, self.pin = locate(self.model)  # a name that is not here fails now, in one line
         self.card: ModelCard = read_card(directory, labels=labels, kind=kind)
         if runtime not in RUNTIMES:
@@ -123,7 +132,10 @@ class HFJudge(TrainedJudge):
 
     # ---- loading -----------------------------------------------------------------------------
 
-    def _load(self) -> _Loaded:
+    def prepare(self) -> None:
+        self._load()
+
+    def _load(self) -> LoadedEncoder:
         if self._state is not None:
             return self._state
         key = (
@@ -164,12 +176,15 @@ class HFJudge(TrainedJudge):
             }
         )
         scorer = _Scorer(model, self.card, self.batch_size, self._helper)
-        self._state = _Loaded(cast(Any, scorer), manifest, model.encoder.count_tokens)
+        self._state = LoadedEncoder(cast(Any, scorer), manifest, model.encoder.count_tokens)
         return self._state
+
+    def forget_scores(self) -> None:
+        """Forget the pairs scored so far (a benchmark that times the same answers twice starts cold)."""
+        self._load().scorer.forget()
 
     @property
     def threshold(self) -> float:
-        assert self._threshold is not None
         return self._threshold
 
     @property
@@ -177,39 +192,52 @@ class HFJudge(TrainedJudge):
         """Where the model runs once loaded: ``torch (cpu)``, ``torch (cuda)``, ``onnx``, ``onnx-int8``."""
         return cast(_Scorer, self._load().scorer).model.runtime
 
-    # ---- what differs from the trained verifier ----------------------------------------------
+    # ---- the Judge protocol, read as the trained verifier reads --------------------------------
 
-    def _read(
-        self, loaded: _Loaded, text: str, premise: Premise, premises: Premises, logits: list[float]
-    ) -> tuple[tuple[float, float, float], Signals]:
-        """The model's own (P(ENT), P(CON), P(NIC)): the scorer hands over their logarithms."""
-        p_ent, p_con, p_nic = softmax(logits)
-        signals = Signals(
-            encoder={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
-            coverage=coverage(text, premise.text),
-            missing=unsupported_facts(text, premise.text),
+    def context_budget(self) -> int:
+        # it picks its own premise out of any window, so windows never need shrinking for it
+        return 10**9
+
+    def reading(self) -> Reading:
+        """The trained verifier's reading over this model: the model's own probabilities for each
+        pair, and a 2-way model's reason saying which model said what."""
+        return Reading(self._load(), self.threshold, model_read, self._explain if self.two_way else None)
+
+    async def verify(self, request: VerifyRequest, *, cost: Cost) -> VerifyResult:
+        return await asyncio.to_thread(lambda: self.reading().verify(request, cost))
+
+    async def support_alone(
+        self, clauses: list[str], sentences: list[Sentence], question: str | None, *, cost: Cost
+    ) -> list[float] | None:
+        if not clauses or not sentences:
+            return [-1.0] * len(clauses)
+        return await asyncio.to_thread(lambda: self.reading().support_alone(clauses, sentences, question, cost))
+
+    def _explain(self, judgement: Judgement) -> None:
+        """A 2-way model's flagged claim says that the model found it unsupported and that CON
+        against NIC is the trained verifier's call."""
+        if judgement.label == Label.ENT:
+            return
+        probs = judgement.probs or {}
+        said = "contradicted" if judgement.label == Label.CON else "not stated in the context"
+        judgement.reason = (
+            f"{self.name} (a 2-way model) found it unsupported (P(supported) {probs.get(Label.ENT, 0.0):.2f}); "
+            f"the trained verifier read it as {said} (P(CON) {probs.get(Label.CON, 0.0):.2f}, "
+            f"P(NIC) {probs.get(Label.NIC, 0.0):.2f})."
         )
-        return (p_ent, p_con, p_nic), signals
 
-    def _judge(
-        self,
-        loaded: _Loaded,
-        claim: Claim,
-        lg: list[float],
-        premise: Premise,
-        premises: Premises,
-        request: VerifyRequest,
-    ) -> Judgement:
-        judgement = super()._judge(loaded, claim, lg, premise, premises, request)
-        if self.two_way and judgement.label != Label.ENT:
-            probs = judgement.probs or {}
-            said = "contradicted" if judgement.label == Label.CON else "not stated in the context"
-            judgement.reason = (
-                f"{self.name} (a 2-way model) found it unsupported (P(supported) {probs.get(Label.ENT, 0.0):.2f}); "
-                f"the trained verifier read it as {said} (P(CON) {probs.get(Label.CON, 0.0):.2f}, "
-                f"P(NIC) {probs.get(Label.NIC, 0.0):.2f})."
-            )
-        return judgement
+
+def model_read(
+    loaded: LoadedEncoder, text: str, premise: Premise, premises: Premises, logits: list[float]
+) -> tuple[tuple[float, float, float], Signals]:
+    """The model's own (P(ENT), P(CON), P(NIC)): the scorer hands over their logarithms."""
+    p_ent, p_con, p_nic = softmax(logits)
+    signals = Signals(
+        encoder={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
+        coverage=coverage(text, premise.text),
+        missing=unsupported_facts(text, premise.text),
+    )
+    return (p_ent, p_con, p_nic), signals
 
 
 class _Scorer:

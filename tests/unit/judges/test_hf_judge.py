@@ -326,3 +326,18 @@ def test_the_command_line_takes_an_hf_judge(models, capsys):
                  "--answer", SIMPLE_ANSWER, "--format", "json"])
     out = capsys.readouterr().out
     assert code == 0 and f'"judge": "hf:{path}"' in out and '"label": "ENT"' in out
+
+
+def test_the_hf_judge_holds_the_trained_verifiers_reading_rather_than_subclassing_it(models):
+    from rt4chart_plugins.judges.hf.judge import model_read
+    from rt4chart_plugins.judges.trained import TrainedJudge
+    from rt4chart_plugins.judges.trained.reading import Reading
+
+    assert not issubclass(HFJudge, TrainedJudge)
+    three = HFJudge(str(_model(models, "bert-reading", id2label=NLI)))
+    reading = three.reading()
+    assert isinstance(reading, Reading) and reading.read is model_read and reading.threshold == 0.5
+    assert reading.explain is None  # only a 2-way model explains itself
+    two = HFJudge(str(_model(models, "deberta-reading", "deberta", id2label={0: "LABEL_0", 1: "LABEL_1"})),
+                  labels=["NOT", "ENT"], threshold=0.7)
+    assert two.reading().explain is not None and two.reading().threshold == 0.7

@@ -1,0 +1,56 @@
+"""The reading the trained judge and the hf judge share: what differs between them is handed in.
+
+``HFJudge`` used to subclass the trained judge and override its private methods; both now hold a
+:class:`~rt4chart_plugins.judges.trained.reading.Reading` over their loaded encoder, with their own
+``read`` (where a pair's probabilities come from), threshold and ``explain``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from rt4chart_plugins.judges.base import VerifyRequest
+from rt4chart_plugins.judges.trained import TrainedJudge
+from rt4chart_plugins.judges.trained.judge import decision_read
+from rt4chart_plugins.judges.trained.reading import Reading
+from rt4chart_plugins.types import Claim, Cost, Label, Sentence, Signals
+
+CONTEXT = ["The free trial lasts 14 days.", "It includes email support."]
+CLAIMS = ["The free trial lasts 30 days.", "It includes email support."]
+
+
+def _request() -> VerifyRequest:
+    sentences = [Sentence(id=i, text=t, start=0, end=len(t)) for i, t in enumerate(CONTEXT)]
+    claims = [Claim(id=i, text=t, sentence_id=i, sentence=t) for i, t in enumerate(CLAIMS)]
+    return VerifyRequest(mode="local", sentences=sentences, claims=claims)
+
+
+def test_the_trained_judge_reads_through_its_artifacts_decision():
+    judge = TrainedJudge()
+    reading = judge.reading()
+    assert reading.read is decision_read and reading.threshold == judge.threshold and reading.explain is None
+    out = reading.verify(_request(), Cost())
+    assert out.judgements[1].label == Label.ENT
+    assert asyncio.run(judge.verify(_request(), cost=Cost())) == out  # what the judge says is its reading's
+
+
+def test_what_a_judge_hands_in_decides_the_labels_and_the_reason():
+    loaded = TrainedJudge()._load()
+    loaded.scorer.forget()  # pairs scored by another test are read back, not scored
+    seen = []
+
+    def always_supported(loaded, text, premise, premises, logits):
+        seen.append((text, premise.text))
+        return (0.9, 0.05, 0.05), Signals(encoder={Label.ENT: 0.9}, coverage=1.0)
+
+    def explain(judgement):
+        judgement.reason = f"explained {judgement.claim_id}"
+
+    cost = Cost()
+    out = Reading(loaded, 0.5, always_supported, explain).verify(_request(), cost)
+    assert [j.label for j in out.judgements] == [Label.ENT, Label.ENT]
+    assert [j.reason for j in out.judgements] == ["explained 0", "explained 1"]
+    assert [t for t, _ in seen] == CLAIMS and all(p for _, p in seen)  # each claim read against a premise
+    assert cost.judge_calls == 1  # the two pairs in one encoder call
+    strict = Reading(loaded, 0.95, always_supported).verify(_request(), Cost())  # the threshold is the judge's
+    assert all(j.label != Label.ENT for j in strict.judgements)
