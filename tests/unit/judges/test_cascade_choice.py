@@ -155,12 +155,11 @@ def test_auto_without_the_local_extra_says_so_in_one_line(monkeypatch, tmp_path)
     import sys
 
     from rt4chart_plugins.errors import MissingExtra
-    from rt4chart_plugins.llama_runtime import build as shared
+    from rt4chart_plugins.llama_runtime import build as runtime_build
 
-    monkeypatch.setattr(shared, "_CHECKED", [])
+    monkeypatch.setattr(runtime_build, "_CHECKED", [])
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # not installed
-    auto = Verifier("auto", judge_kwargs={"gate_threshold": 0.0, "cache": False})
-    with pytest.raises(MissingExtra, match=r"rt4chart-plugins\[local\]") as caught:
-        auto.verify(CONTEXT, ANSWER)
+    with pytest.raises(MissingExtra, match=r"rt4chart-plugins\[local\]") as caught:  # when built, not at a row
+        Verifier("auto", judge_kwargs={"gate_threshold": 0.0, "cache": False})
     assert "\n" not in str(caught.value)
     assert Verifier("trained").verify(CONTEXT, ANSWER).state == "verified"  # the default never needs it
