@@ -64,7 +64,7 @@ async def verify_by_premise(
     from rt4chart_plugins.judges.llama import premise_read
     from rt4chart_plugins.judges.reader.fitted import FIT_FILE, load_fit
     from rt4chart_plugins.judges.reader.verdicts import premise_verdicts
-    from rt4chart_plugins.judges.trained.judge import premise_question
+    from rt4chart_plugins.judges.trained.reading import premise_question
 
     out = VerifyResult()
     if not request.sentences:

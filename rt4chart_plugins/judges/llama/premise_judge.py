@@ -23,11 +23,9 @@ from rt4chart_plugins.judges.base import DecomposeResult, Judge, VerifyRequest, 
 from rt4chart_plugins.judges.cache import JudgeCache, cache_from_setting
 from rt4chart_plugins.judges.llama import premise_read
 from rt4chart_plugins.judges.llama.judge import LlamaCppJudge
-from rt4chart_plugins.judges.reader import features
 from rt4chart_plugins.judges.reader.fitted import FIT_FILE, load_fit
-from rt4chart_plugins.judges.trained.decision import label_of
-from rt4chart_plugins.rules.facts import unsupported_facts
-from rt4chart_plugins.types import Cost, Judgement, Label, Sentence
+from rt4chart_plugins.judges.reader.verdicts import premise_verdicts
+from rt4chart_plugins.types import Cost, Sentence
 
 
 class PremiseJudge(Judge):
@@ -70,8 +68,7 @@ class PremiseJudge(Judge):
     def _verify_sync(self, request: VerifyRequest, cost: Cost) -> VerifyResult:
         """Each answer sentence read once against its premise; its clauses take its verdict (a
         clause alone, "and includes phone support", lacks its subject), as the trained verifier's do."""
-        from rt4chart_plugins.judges.trained.judge import premise_question
-        from rt4chart_plugins.judges.trained.premise import coverage
+        from rt4chart_plugins.judges.trained.reading import premise_question
 
         if not request.sentences:
             return VerifyResult(unjudged={c.id: "no context sentences" for c in request.claims})
@@ -84,33 +81,13 @@ class PremiseJudge(Judge):
             text = judged_text(group)
             premise = premises.pick(text, question)
             try:
-                p_support, p_compatible = premise_read.cached_reading(self.reader, self.cache, text, premise.text, cost)
+                reading = premise_read.cached_reading(self.reader, self.cache, text, premise.text, cost)
             except JudgeError as exc:
                 out.unjudged.update({c.id: str(exc) for c in group})
                 continue
-            cover = coverage(text, premise.text)
-            missing = bool(unsupported_facts(text, premise.text))
-            p_ent, p_con, p_nic = self.fit.reader_alone(
-                features.reader_support_features(p_support, p_compatible, cover, missing),
-                features.reader_conflict_features(p_compatible, cover),
+            out.judgements.extend(
+                premise_verdicts(group, text, premise, premises, request.sentences, reading, self.fit)
             )
-            label = label_of(p_ent, p_con, p_nic, self.fit.threshold)
-            ranked = premise.ranked()
-            for claim in group:
-                if label == Label.ENT:
-                    evidence = premises.relevance.cover(claim.text, ranked) or ranked[:1]
-                else:
-                    evidence = ranked[:1] if label == Label.CON else []
-                out.judgements.append(
-                    Judgement(
-                        claim_id=claim.id,
-                        label=label,
-                        evidence=[request.sentences[i].id for i in evidence],
-                        probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
-                        reason=f"P(supported)={p_support:.2f}, P(both can be true)={p_compatible:.2f}",
-                        alone=len(group) == 1,
-                    )
-                )
         return out
 
     async def decompose(self, sentences: list[Sentence], *, holistic: bool, cost: Cost) -> DecomposeResult:
