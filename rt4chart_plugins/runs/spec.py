@@ -1,7 +1,12 @@
 """The detector a run builds, from flags or from fields, and the settings a row's result depends on.
 
 ``rt4chart verify``, ``rt4chart guard``, the lab's benchmarks and the Ray job all turn their flags
-into a :class:`DetectorSpec` here (:func:`spec_from_args`), so a flag means the same to each. A
+into a :class:`DetectorSpec` here (:func:`spec_from_args`), so a flag means the same to each. The
+spec is checked when made by building its detector once with
+:func:`rt4chart_plugins.factory.make_detector`, the one factory the CLI and the adapters use:
+nothing loads (judges load on their first row), so the Ray driver refuses a misspelt option before
+a worker starts, in the words a local run would use. It is small and picklable: each Ray worker
+builds its own detector (and loads its judge) from it once. A
 row's fingerprint takes the detector's part from :func:`detector_settings` alone, read off the
 built detector (its method, its judge's name, its pipeline options as resolved, defaults
 included), so a local run and a Ray run of the same flags give a row the same fingerprint, and a
@@ -11,13 +16,59 @@ flag spelt out at its default changes nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.distributed.spec import DetectorSpec
+from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.factory import make_detector
+from rt4chart_plugins.factory import sends_requests as _sends_requests
+from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import all_flags, options_from_flags
+
+
+class DetectorSpec(BaseModel):
+    """The detector a run builds (on this machine, or on every Ray worker): RT4CHART with a judge,
+    or GASP."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, frozen=True)
+
+    method: Literal["rt4chart", "gasp"] = "rt4chart"
+    #: a judge name of the registry (``trained``, ``local``, ``openai``, ``auto``, …; None: the
+    #: default), or a picklable :class:`Judge` instance, of which each worker gets its own copy
+    judge: str | Judge | None = None
+    judge_kwargs: dict[str, Any] = Field(default_factory=dict)
+    #: RT4CHART's pipeline options, or GASP's detector options (``model``, ``chunks``, ``threshold``, …)
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: rows one worker has in flight at once (its judge calls overlap; the trained judge batches)
+    concurrency: int = Field(default=4, ge=1)
+
+    @classmethod
+    def create(cls, **fields: Any) -> DetectorSpec:
+        try:
+            spec = cls(**fields)
+        except ValidationError as exc:
+            raise InvalidInput(f"invalid options: {exc.errors(include_url=False)}") from None
+        spec.check()
+        return spec
+
+    def check(self) -> None:
+        """Refuse what a worker would refuse, on the driver, without loading a model."""
+        self.build()
+
+    def sends_requests(self) -> bool:
+        """Whether the judge calls an API (the ones a shared rate limit applies to)."""
+        return _sends_requests(self.method, self.judge)
+
+    def build(self) -> Detector:
+        return make_detector(
+            self.method,
+            self.judge,
+            judge_kwargs=dict(self.judge_kwargs),
+            concurrency=self.concurrency,
+            **self.options,
+        )
 
 
 def judge_kwargs(args: Any) -> dict[str, Any]:

@@ -86,7 +86,7 @@ def _one_line(exc: BaseException) -> str:
 
 def _built(**spec):
     """The same judge built the three ways a detector is: the façade, the factory, the Ray driver."""
-    from rt4chart_plugins.distributed.spec import DetectorSpec
+    from rt4chart_plugins.runs.spec import DetectorSpec
     from rt4chart_plugins.factory import make_detector
 
     judge, judge_kwargs, options = spec.get("judge"), spec.get("judge_kwargs"), spec.get("options", {})

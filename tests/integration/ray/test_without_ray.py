@@ -12,7 +12,7 @@ import pytest
 from rt4chart_plugins import InvalidInput, MissingExtra, Verifier
 from rt4chart_plugins.distributed.rate_limit import TokenBucket
 from rt4chart_plugins.distributed.rows import batch_line, score_records
-from rt4chart_plugins.distributed.spec import DetectorSpec
+from rt4chart_plugins.runs.spec import DetectorSpec
 from rt4chart_plugins.types import BatchRow, Report
 
 

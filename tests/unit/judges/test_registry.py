@@ -161,7 +161,7 @@ def test_every_caller_refuses_with_the_one_message(judge, options, tmp_path, cap
     """The API, the factory, the adapters and the Ray spec give the same words; so does the CLI,
     for what a flag can say."""
     from rt4chart_plugins.adapters.common.verifier import build_verifier
-    from rt4chart_plugins.distributed.spec import DetectorSpec
+    from rt4chart_plugins.runs.spec import DetectorSpec
     from rt4chart_plugins.factory import make_detector
 
     message = _refusal(lambda: Verifier(judge, judge_kwargs=options))
@@ -187,7 +187,7 @@ def test_the_cli_refuses_a_flag_of_another_judge_naming_the_judge_that_takes_it(
 
 def test_gasp_takes_no_judge_wherever_it_is_asked_for():
     from rt4chart_plugins.adapters.common.verifier import build_verifier
-    from rt4chart_plugins.distributed.spec import DetectorSpec
+    from rt4chart_plugins.runs.spec import DetectorSpec
     from rt4chart_plugins.factory import make_detector
 
     message = _refusal(lambda: make_detector("gasp", "local"))
@@ -216,7 +216,7 @@ def test_a_prefixed_name_is_its_entry_with_the_option(fake):
 def test_a_judge_added_by_one_entry_reaches_the_cli_the_adapters_and_the_ray_spec(fake):
     import rt4chart_plugins.cli as cli
     from rt4chart_plugins.adapters.common.verifier import build_verifier
-    from rt4chart_plugins.distributed.spec import DetectorSpec
+    from rt4chart_plugins.runs.spec import DetectorSpec
 
     args = cli.build_parser().parse_args(["verify", "--judge", "fake:org/m", "--fake-size", "7", "--answer", "a"])
     judge = cli.detector_from_args(args).judge
@@ -230,7 +230,7 @@ def test_a_judge_added_by_one_entry_reaches_the_cli_the_adapters_and_the_ray_spe
 
 
 def test_the_ray_spec_round_trip_builds_what_the_factory_builds():
-    from rt4chart_plugins.distributed.spec import DetectorSpec
+    from rt4chart_plugins.runs.spec import DetectorSpec
 
     spec = DetectorSpec.create(judge="openai", judge_kwargs={"model": "m", "base_url": "http://127.0.0.1:9/v1"},
                                options={"window_size": 8, "window_overlap": 2}, concurrency=3)
