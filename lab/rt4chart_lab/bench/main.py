@@ -218,8 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      "readout, judge-yes (the 1.5B judge's hidden-state readout, and its P(Yes) alone), "
                                      "direct, ragas-faithfulness, deepeval-faithfulness, llamaindex-faithfulness "
                                      "(the last four run on the judge LLM through an OpenAI-compatible server), "
-                                     "openai-served, local (the embedded 1.5B model through the openai judge and "
-                                     "llama_server on loopback, and in-process: failed rows, balanced accuracy, s/row)")
+                                     "openai-served, openai-served-premise, local (the embedded 1.5B model through the "
+                                     "openai judge and llama_server on loopback, read='reply' and read='premise', and "
+                                     "in-process: failed rows, balanced accuracy, s/row)")
     b.add_argument("--run", help="run name: results go to OUT/RUN/ (default from dataset, subset, split, limit)")
     b.add_argument("--out", default="results", help="results folder (default: results)")
     b.add_argument("--concurrency", type=int, default=1, help="rows in flight per system")

@@ -2,7 +2,7 @@
 
 Many users point the ``openai`` judge at a small model they serve themselves. This compares, on the
 same rows, the embedded 1.5B model read two ways: through llama-cpp-python's OpenAI-compatible
-server (:func:`rt4chart_plugins.judges.llama.server.llama_server`, started once per run by the
+server (:func:`rt4chart_lab.serving.llama_server`, started once per run by the
 benchmark's ``endpoint``) with the ``openai`` judge, and in-process with the ``local`` judge. Both
 are systems of ``rt4chart bench`` (``--systems openai-served,local``); :func:`served_metrics` adds
 what the comparison is about to each system's scores: rows that failed, balanced accuracy of
@@ -22,16 +22,20 @@ from rt4chart_plugins.verifier import Verifier
 SERVED = {
     "openai-served": "the openai judge on the embedded 1.5B model served by llama_server on loopback "
     "(llama-cpp-python's OpenAI-compatible server)",
+    "openai-served-premise": "the openai judge with read='premise' on the same server: the premise read's two "
+    "Yes/No questions, off the endpoint's log probabilities",
     "local": "the embedded 1.5B model in-process (the local judge), one thread",
 }
 
 
 def served_verifier(name: str, endpoint: Callable[[], Endpoint], config: dict[str, Any]) -> Detector:
     """The verifier of one of :data:`SERVED`. No judge cache: each row's seconds are its own."""
-    if name == "openai-served":
+    if name.startswith("openai-served"):
         ep = endpoint()
         options = {"base_url": ep.base_url, "model": ep.model, "api_key": ep.api_key, "cache": False,
                    "concurrency": 1, "timeout": 600.0}
+        if name == "openai-served-premise":
+            options["read"] = "premise"
         return Verifier("openai", judge_kwargs=options, **config)
     return Verifier("local", judge_kwargs={"n_threads": 1, "cache": False}, **config)
 
