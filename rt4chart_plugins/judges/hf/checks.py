@@ -30,20 +30,17 @@ WEIGHT_FILES = (
 )
 #: a safetensors header larger than this is no header (the format caps it at 100 MB)
 _MAX_HEADER = 100_000_000
-_NEEDS_MODEL = "the hf judge needs a model: judge='hf:REPO' or 'hf:/path/to/folder', or judge_kwargs={'model': ...}"
 
 
 def refused_options(options: Mapping[str, Any]) -> Exception | None:
     """The registry's check of an hf judge's options: the error its first row would meet, now, in
-    one line; None when the model can be loaded as far as its files tell."""
-    model = options.get("model")
-    if not model or not isinstance(model, (str, Path)):
-        return InvalidInput(_NEEDS_MODEL)
+    one line; None when the model can be loaded as far as its files tell. The registry has already
+    checked that ``model`` is given (a required option) and is a string or a path."""
     runtime = options.get("runtime", "auto")
     if runtime not in RUNTIMES:
         return InvalidInput(f"runtime: one of {', '.join(RUNTIMES)}, not {runtime!r}")
     try:
-        directory, _ = locate(str(model))
+        directory, _ = locate(str(options["model"]))
         card = read_card(directory, labels=options.get("labels"), kind=options.get("kind", "auto"))
         check_files(card, choose_runtime(card, runtime))
     except (InvalidInput, ModelNotAvailable) as exc:
