@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from rt4chart_plugins.detector import Detector, empty_context_report, sentence_inputs, sentence_report
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.gasp.calibration import Calibration, load_calibration
@@ -29,6 +31,7 @@ from rt4chart_plugins.gasp.features import (
     token_anchors,
 )
 from rt4chart_plugins.gasp.scorer import LlamaScorer
+from rt4chart_plugins.gasp.settings import GaspSettings
 from rt4chart_plugins.llama_runtime.build import require_llama_cpp
 from rt4chart_plugins.types import (
     ClaimVerdict,
@@ -95,6 +98,18 @@ class GaspDetector(Detector):
         self._threshold = threshold
         self._calibration_spec = calibration
         self._calibration: Calibration | None = calibration if isinstance(calibration, Calibration) else None
+        #: what a report depends on besides the scorer: a batch row's fingerprint reads it
+        try:
+            self.config = GaspSettings(
+                chunks=chunks,
+                threshold=threshold,
+                calibration=str(calibration) if isinstance(calibration, (str, Path)) else calibration,
+                n_ctx=n_ctx,
+                max_context_chars=max_context_chars,
+            )
+        except ValidationError as exc:
+            wrong = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+            raise InvalidInput(f"invalid GASP options: {wrong}") from None
         self._scorer: LlamaScorer | None = None
         self.n_ctx = n_ctx
         self.n_threads = n_threads

@@ -107,8 +107,9 @@ def spec_from_args(args: Any) -> DetectorSpec:
 
 
 def detector_settings(detector: Detector) -> str:
-    """The detector's part of a row's fingerprint: its method, its judge's name and its pipeline
-    options as resolved. Read before the judge loads (the trained judge's name is its artifact's
+    """The detector's part of a row's fingerprint: its method, its judge's (or GASP scorer's) name
+    and its ``config``: RT4CHART's pipeline options as resolved, or GASP's settings (``chunks``,
+    ``threshold``, …). Read before the judge loads (the trained judge's name is its artifact's
     version either way), so that the Ray driver, which loads nothing, reads the same."""
     config = getattr(detector, "config", None)
     options = config.model_dump(mode="json") if isinstance(config, BaseModel) else None

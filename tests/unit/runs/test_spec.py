@@ -40,3 +40,33 @@ def test_a_row_gets_the_same_fingerprint_locally_and_on_the_ray_driver(tmp_path)
     local = json.loads(out.read_text())["fingerprint"]
     (ray,) = read_inputs([inp], spec_settings(spec_from_args(args(*flags))))
     assert local is not None and ray.fingerprint == local
+
+
+GASP = ("--method", "gasp")
+
+
+@pytest.mark.parametrize("flags", [("--chunks", "3"), ("--threshold", "0.5"), ("--chunks", "7", "--threshold", "-1")])
+def test_a_changed_gasp_setting_changes_the_settings_locally_and_on_ray(flags):
+    """GASP's ``chunks`` and ``threshold`` change its report, so a row scored under others is
+    scored again on resume; the driver reads them as the local run does (and loads no scorer)."""
+    base = spec_settings(spec_from_args(args(*GASP)))
+    changed = spec_settings(spec_from_args(args(*GASP, *flags)))
+    assert changed != base
+    assert detector_settings(detector_from_args(args(*GASP, *flags))) == changed
+    assert spec_settings(spec_from_args(args(*GASP, *flags, "--concurrency", "3"))) == changed
+
+
+def test_a_gasp_row_is_fingerprinted_again_when_its_chunks_change(tmp_path):
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps(ROW) + "\n")
+    (five,) = read_inputs([inp], spec_settings(spec_from_args(args(*GASP, "--chunks", "5"))))
+    (three,) = read_inputs([inp], spec_settings(spec_from_args(args(*GASP, "--chunks", "3"))))
+    assert five.fingerprint is not None and five.fingerprint != three.fingerprint
+
+
+def test_a_bad_gasp_setting_is_refused_in_one_line_when_built():
+    from rt4chart_plugins.errors import InvalidInput
+    from rt4chart_plugins.runs.spec import DetectorSpec
+
+    with pytest.raises(InvalidInput, match="threshold"):
+        DetectorSpec.create(method="gasp", options={"threshold": "high"})
