@@ -171,11 +171,11 @@ class OpenAIJudge(ChatJudge):
             concurrency=self.concurrency,
         )
 
-    async def _p_yes(self, system: str, user: str) -> float:
+    async def _p_yes(self, system: str, user: str, cost: Cost) -> float:
         """One Yes/No question, one token long, with its retries: P(Yes) against P(No)."""
-        return await self._retrying(lambda: self._yes_no(system, user))
+        return await self._retrying(lambda: self._yes_no(system, user, cost))
 
-    async def _yes_no(self, system: str, user: str) -> float:
+    async def _yes_no(self, system: str, user: str, cost: Cost) -> float:
         resp = await within(
             self.timeout,
             self._client().chat.completions.create(
@@ -189,6 +189,10 @@ class OpenAIJudge(ChatJudge):
             ),
         )
         choice = _first_choice(self.name, resp)
+        used = getattr(resp, "usage", None)  # counts read as every reply's are: a NaN or a negative one is 0
+        counted = ChatReply("", getattr(used, "prompt_tokens", 0), getattr(used, "completion_tokens", 0))
+        cost.prompt_tokens += counted.prompt_tokens
+        cost.completion_tokens += counted.completion_tokens
         content = getattr(getattr(choice, "logprobs", None), "content", None) or []
         first = (getattr(content[0], "top_logprobs", None) or []) if content else []
         top = [(str(t.token), float(t.logprob)) for t in first]

@@ -35,8 +35,8 @@ TOP_LOGPROBS = 20
 _YES = {w.lower() for w in READOUT_YES}
 _NO = {w.lower() for w in READOUT_NO}
 
-#: how one Yes/No question is asked: (system, user) → P(Yes) against P(No)
-AskYesNo = Callable[[str, str], Awaitable[float]]
+#: how one Yes/No question is asked: (system, user, the row's cost) → P(Yes) against P(No)
+AskYesNo = Callable[[str, str, Cost], Awaitable[float]]
 
 
 def yes_probability(top: Sequence[tuple[str, float]], text: str) -> float:
@@ -89,8 +89,8 @@ async def verify_by_premise(
             return float(hit[0]), float(hit[1])
         cost.judge_calls += 1
         reading = (
-            await ask(premise_read.SYSTEM, premise_read.pair_user(premise, text, premise_read.ASK_SUPPORT)),
-            await ask(premise_read.SYSTEM, premise_read.pair_user(premise, text, premise_read.ASK_COMPATIBLE)),
+            await ask(premise_read.SYSTEM, premise_read.pair_user(premise, text, premise_read.ASK_SUPPORT), cost),
+            await ask(premise_read.SYSTEM, premise_read.pair_user(premise, text, premise_read.ASK_COMPATIBLE), cost),
         )
         if cache is not None:
             cache.put(key, list(reading))

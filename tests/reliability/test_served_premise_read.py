@@ -83,6 +83,8 @@ def test_each_sentence_is_asked_two_one_token_questions_and_decided_on_its_readi
     with FaultServer(reader(readings)) as server:
         report = served(server.url, cache=False, concurrency=1).verify(CONTEXT, " ".join(readings))
     assert report.state == "verified", report.notes
+    assert report.cost.judge_calls == 3  # a call is a sentence's reading, as the local premise read counts it
+    assert (report.cost.prompt_tokens, report.cost.completion_tokens) == (6 * 40, 6 * 1)
     for claim, (support, compatible) in zip(report.claims, readings.values()):
         assert claim.reason == (
             f"P(supported)={expected_reading(support):.2f}, P(both can be true)={expected_reading(compatible):.2f}"
