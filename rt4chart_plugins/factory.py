@@ -16,16 +16,12 @@ from typing import Any
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import InvalidInput, unknown_options
-from rt4chart_plugins.gasp import GaspDetector
 from rt4chart_plugins.judges.base import Judge
 from rt4chart_plugins.judges.registry import sends_requests as registry_sends_requests
 from rt4chart_plugins.verifier import Verifier
 
 #: rt4chart: claims judged against the context; gasp: a small LM re-reads the answer, no judge
 METHODS = ("rt4chart", "gasp")
-
-#: what GASP takes besides its ``concurrency``
-GASP_OPTIONS = tuple(p for p in inspect.signature(GaspDetector.__init__).parameters if p not in ("self", "concurrency"))
 
 
 def check_method(method: str) -> str:
@@ -57,11 +53,20 @@ def make_detector(
             raise InvalidInput("method='gasp' uses no judge: it scores with its own LM; drop the judge and its options")
         if pipeline is not None:
             raise InvalidInput("method='gasp' runs no RT4CHART pipeline: drop pipeline=, give GASP's own options")
-        if error := unknown_options(options, GASP_OPTIONS, "GASP"):
+        # GASP (and its llama.cpp path) loads here, when a GASP detector is built: not for the
+        # adapters, the Ray workers or the CLI that build an RT4CHART one
+        from rt4chart_plugins.gasp import GaspDetector
+
+        if error := unknown_options(options, _gasp_options(GaspDetector), "GASP"):
             raise error
         return GaspDetector(**options, concurrency=1 if concurrency is None else concurrency)
     rows = 4 if concurrency is None else concurrency
     return Verifier(judge, judge_kwargs=judge_kwargs, concurrency=rows, pipeline=pipeline, **options)
+
+
+def _gasp_options(gasp: type[Detector]) -> tuple[str, ...]:
+    """What GASP takes besides its ``concurrency``, read off its constructor."""
+    return tuple(p for p in inspect.signature(gasp.__init__).parameters if p not in ("self", "concurrency"))
 
 
 def sends_requests(method: str, judge: Judge | str | None) -> bool:

@@ -2,13 +2,16 @@
 
 GASP's scorer and the embedded judge were once most of ``import rt4chart_plugins`` (0.34 of
 0.49 s) for every user, the trained judge's included. They now load when first asked for; the
-public name ``GaspDetector`` still imports from the package's face.
+public name ``GaspDetector`` still imports from the package's face. The factory, which the
+adapters and the Ray workers build through, loads GASP only to build a GASP detector.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
+import pytest
 
 HEAVY = ("rt4chart_plugins.gasp.", "rt4chart_plugins.judges.llama", "rt4chart_plugins.llama_runtime", "llama_cpp")
 
@@ -24,6 +27,18 @@ def test_importing_the_package_loads_neither_gasp_nor_the_llama_runtime():
     assert heavy == []
 
 
+@pytest.mark.parametrize("module", ["rt4chart_plugins.factory", "rt4chart_plugins.adapters.common"])
+def test_the_factory_and_the_adapters_load_gasp_only_when_a_gasp_detector_is_built(module):
+    """The adapters and each Ray worker build their detector through the factory: an RT4CHART
+    one must not bring GASP's llama.cpp path with it."""
+    assert [m for m in _loaded_after(f"import {module}") if m.startswith(HEAVY)] == []
+    built = _loaded_after(
+        "from rt4chart_plugins.factory import make_detector\n"
+        "assert make_detector('gasp', chunks=3).config.chunks == 3"
+    )
+    assert "rt4chart_plugins.gasp.detector" in built
+
+
 def test_gasp_detector_still_imports_from_the_face_and_loads_gasp_then():
     loaded = _loaded_after(
         "from rt4chart_plugins import GaspDetector\n"
@@ -35,8 +50,6 @@ def test_gasp_detector_still_imports_from_the_face_and_loads_gasp_then():
 
 
 def test_an_unknown_name_is_still_an_attribute_error():
-    import pytest
-
     import rt4chart_plugins
     import rt4chart_plugins.gasp
 
