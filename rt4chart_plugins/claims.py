@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import re
 
-from lemminflect import getAllLemmas
-
 from rt4chart_plugins.rules.quantities import number_spans
 from rt4chart_plugins.text.abstention import is_abstention, says_source_lacks
+from rt4chart_plugins.text.lemmas import lemmas as all_lemmas
 from rt4chart_plugins.text.words import STOPWORDS
 from rt4chart_plugins.types import Claim, Sentence, Span
 
@@ -244,7 +243,7 @@ def _verbal(word: str, following: str = "") -> bool:
     low, after = word.lower().strip(",;:"), following.lower().strip(",;:.")
     if low in _AUXILIARIES:
         return True
-    lemmas = getAllLemmas(low)
+    lemmas = all_lemmas(low)
     if "VERB" not in lemmas:
         return False
     if low.endswith("ed"):  # "included 5 reports", "opened in 2010"; not "verified new users"

@@ -25,10 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from lemminflect import getAllLemmas, getAllLemmasOOV
 
 from rt4chart_plugins.rules.quantities import number_spans, unit_of
 from rt4chart_plugins.text.english import CARDINALS
+from rt4chart_plugins.text.lemmas import guessed_lemmas, lemmas
 from rt4chart_plugins.text.words import STOPWORDS, stem
 
 #: a word of this many letters or more meets a context word with the same first letters
@@ -71,8 +71,8 @@ def words_of(text: str) -> list[str]:
 def lemma_key(word: str) -> str:
     """One lemma that stands for ``word`` (the first in order of every lemma lemminflect gives it),
     under which the rarity table counts it."""
-    lemmas = getAllLemmas(word.lower())
-    return min(lemma for found in lemmas.values() for lemma in found) if lemmas else word.lower()
+    found = lemmas(word.lower())
+    return min(lemma for tagged in found.values() for lemma in tagged) if found else word.lower()
 
 
 @lru_cache(maxsize=65536)
@@ -103,11 +103,11 @@ def forms(word: str) -> frozenset[str]:
     """The lemmas of ``word`` (every part of speech lemminflect knows it as), its stem and, for a
     long word, its prefix: the keys under which it meets another form of itself."""
     low = word.lower().replace("’", "'")
-    lemmas = {lemma for found in getAllLemmas(low).values() for lemma in found}
-    if not lemmas:
-        lemmas = {lemma for found in getAllLemmasOOV(low, upos="NOUN").values() for lemma in found}
-    keys = {"w:" + low} | {"l:" + lemma for lemma in lemmas} | {"s:" + stem(low)}
-    keys |= {"s:" + stem(lemma) for lemma in lemmas}
+    lemma_set = {lemma for tagged in lemmas(low).values() for lemma in tagged}
+    if not lemma_set:
+        lemma_set = {lemma for tagged in guessed_lemmas(low, "NOUN").values() for lemma in tagged}
+    keys = {"w:" + low} | {"l:" + lemma for lemma in lemma_set} | {"s:" + stem(low)}
+    keys |= {"s:" + stem(lemma) for lemma in lemma_set}
     if len(low) >= PREFIX + 1:
         keys.add("p:" + low[:PREFIX])
     return frozenset(keys)

@@ -3,7 +3,8 @@
 GASP's scorer and the embedded judge were once most of ``import rt4chart_plugins`` (0.34 of
 0.49 s) for every user, the trained judge's included. They now load when first asked for; the
 public name ``GaspDetector`` still imports from the package's face. The factory, which the
-adapters and the Ray workers build through, loads GASP only to build a GASP detector.
+adapters and the Ray workers build through, loads GASP only to build a GASP detector; lemminflect
+(a quarter of a second) loads on the first word a claim or a rule asks about.
 """
 
 from __future__ import annotations
@@ -37,6 +38,15 @@ def test_the_factory_and_the_adapters_load_gasp_only_when_a_gasp_detector_is_bui
         "assert make_detector('gasp', chunks=3).config.chunks == 3"
     )
     assert "rt4chart_plugins.gasp.detector" in built
+
+
+def test_importing_the_package_leaves_lemminflect_for_the_first_word():
+    assert "lemminflect" not in _loaded_after("import rt4chart_plugins")
+    loaded = _loaded_after(
+        "from rt4chart_plugins.rules.novelty import forms\n"
+        "assert 'l:report' in forms('reports')"
+    )
+    assert "lemminflect" in loaded
 
 
 def test_gasp_detector_still_imports_from_the_face_and_loads_gasp_then():
