@@ -17,8 +17,8 @@ from typing import Any
 
 from rt4chart_plugins.distributed.rate_limit import bucket_actor, limit_requests
 from rt4chart_plugins.distributed.rows import INPUT_COLUMN, score_records
-from rt4chart_plugins.runs.spec import DetectorSpec
 from rt4chart_plugins.errors import InvalidInput, MissingExtra
+from rt4chart_plugins.runs.spec import DetectorSpec
 
 #: rows per batch: the unit Ray retries when an actor dies (small, so little work is redone) and
 #: the unit of one ``verify_many`` (large enough that the per-batch overhead, about a millisecond, vanishes)

@@ -34,18 +34,14 @@ def test_the_factory_and_the_adapters_load_gasp_only_when_a_gasp_detector_is_bui
     one must not bring GASP's llama.cpp path with it."""
     assert [m for m in _loaded_after(f"import {module}") if m.startswith(HEAVY)] == []
     built = _loaded_after(
-        "from rt4chart_plugins.factory import make_detector\n"
-        "assert make_detector('gasp', chunks=3).config.chunks == 3"
+        "from rt4chart_plugins.factory import make_detector\nassert make_detector('gasp', chunks=3).config.chunks == 3"
     )
     assert "rt4chart_plugins.gasp.detector" in built
 
 
 def test_importing_the_package_leaves_lemminflect_for_the_first_word():
     assert "lemminflect" not in _loaded_after("import rt4chart_plugins")
-    loaded = _loaded_after(
-        "from rt4chart_plugins.rules.novelty import forms\n"
-        "assert 'l:report' in forms('reports')"
-    )
+    loaded = _loaded_after("from rt4chart_plugins.rules.novelty import forms\nassert 'l:report' in forms('reports')")
     assert "lemminflect" in loaded
 
 
