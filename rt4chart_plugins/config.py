@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from rt4chart_plugins.errors import InvalidInput
+from rt4chart_plugins.errors import InvalidInput, unknown_options
+
+Options = TypeVar("Options", bound=BaseModel)
 
 #: the method's W (docs/configuration.md): context sentences per local window, for a judge that reads a
 #: window as it is given
@@ -71,6 +74,31 @@ class PipelineConfig(BaseModel):
                 f"({given}); otherwise windows never advance"
             )
         return self
+
+
+def options_model(model: type[Options], options: Mapping[str, Any], group: str) -> Options:
+    """The ``group`` options (``"pipeline"``, ``"guard"``) given as keywords, as one checked
+    ``model``, before any work: an unknown option (``decompositon``) named beside those that exist,
+    a bad value as one line in its check's words. Pydantic's raw error list would bury the one
+    word the user needs."""
+    if error := unknown_options(options, model.model_fields, f"the {group}"):
+        raise error
+    try:
+        return model(**options)
+    except ValidationError as exc:
+        raise InvalidInput(f"invalid {group} options: {_in_words(exc)}") from None
+
+
+def _in_words(exc: ValidationError) -> str:
+    """Each problem of a validation as its check words it, after the option it concerns unless
+    the words name it already (a model-level check has no option; pydantic prefixes a check's own
+    message with "Value error, ")."""
+    problems = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(map(str, error["loc"]))
+        message = error["msg"].removeprefix("Value error, ")
+        problems.append(message if not where or where in message else f"{where}: {message}")
+    return "; ".join(problems)
 
 
 #: what the options outside the pipeline take: rows or requests in flight, retries, seconds, a

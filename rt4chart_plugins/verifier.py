@@ -11,12 +11,10 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic import ValidationError
-
-from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked
+from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked, options_model
 from rt4chart_plugins.deadline import WATCH, DeadlinePassed, Watch
 from rt4chart_plugins.detector import Detector, check_input, run_sync
-from rt4chart_plugins.errors import InvalidInput, unknown_options
+from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.guard import GuardedAnswer, GuardOptions
 from rt4chart_plugins.guard import aguard as _aguard
 from rt4chart_plugins.guard.options import given
@@ -31,19 +29,8 @@ from rt4chart_plugins.types import Report, VerifyInput
 
 def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
     """The validated pipeline options. A misspelt option (``decompositon``) or an out-of-range
-    value fails here, before any judge call, with the options that exist: pydantic's raw error
-    list would bury the one word the user needs."""
-    if error := unknown_options(options, PipelineConfig.model_fields, "the pipeline"):
-        raise error
-    try:
-        return PipelineConfig(**options)
-    except ValidationError as exc:
-        # a model-level check has no location, and pydantic prefixes its message with "Value error, "
-        problems = "; ".join(
-            (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
-            for e in exc.errors(include_url=False)
-        )
-        raise InvalidInput(f"invalid pipeline options: {problems}") from None
+    value fails here, before any judge call, in one line that names the fix."""
+    return options_model(PipelineConfig, options, "pipeline")
 
 
 class Verifier(Detector):

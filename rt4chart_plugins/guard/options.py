@@ -10,18 +10,39 @@ what exists, never pydantic's error list.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, StrictBool, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, StrictBool, ValidationInfo, field_validator
 
-from rt4chart_plugins.errors import InvalidInput, unknown_options
+from rt4chart_plugins.config import options_model
+from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.guard.result import OnError, Policy
 
 POLICIES: tuple[Policy, ...] = ("drop", "flag", "refuse")
 ON_ERROR: tuple[OnError, ...] = ("report", "pass", "raise")
 #: what the user reads instead of an answer that is refused (or left with nothing)
 DEFAULT_MESSAGE = "I can't answer that from the sources I was given."
+
+
+def _listed(choices: tuple[str, ...]) -> str:
+    return ", ".join(map(repr, choices))
+
+
+#: each option's own check, written once: whether a value passes, and what is wrong when it does
+#: not (``{value}``: the value given); a type pydantic checks itself (``cite``) needs none
+_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "policy": (lambda v: v in POLICIES, f"unknown guard policy {{value!r}}: use one of {_listed(POLICIES)}"),
+    "on_error": (lambda v: v in ON_ERROR, f"unknown on_error {{value!r}}: use one of {_listed(ON_ERROR)}"),
+    "min_support": (
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= v <= 1.0,
+        "min_support must be a number from 0 to 1, got {value!r}",
+    ),
+    "message": (
+        lambda v: isinstance(v, str) and bool(v.strip()),
+        "message (what a refused answer reads) must be a non-empty string",
+    ),
+}
 
 
 class GuardOptions(BaseModel):
@@ -44,47 +65,19 @@ class GuardOptions(BaseModel):
     min_support: float = 0.5
     quote: StrictBool = True
 
-    @field_validator("policy", mode="before")
+    @field_validator(*_CHECKS, mode="before")
     @classmethod
-    def _policy(cls, value: Any) -> Any:
-        if value not in POLICIES:
-            raise ValueError(f"unknown guard policy {value!r}: use one of {', '.join(map(repr, POLICIES))}")
-        return value
-
-    @field_validator("on_error", mode="before")
-    @classmethod
-    def _on_error(cls, value: Any) -> Any:
-        if value not in ON_ERROR:
-            raise ValueError(f"unknown on_error {value!r}: use one of {', '.join(map(repr, ON_ERROR))}")
-        return value
-
-    @field_validator("min_support", mode="before")
-    @classmethod
-    def _min_support(cls, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-            raise ValueError(f"min_support must be a number from 0 to 1, got {value!r}")
-        return value
-
-    @field_validator("message", mode="before")
-    @classmethod
-    def _message(cls, value: Any) -> Any:
-        if not isinstance(value, str) or not value.strip():
-            raise ValueError("message (what a refused answer reads) must be a non-empty string")
+    def _checked(cls, value: Any, info: ValidationInfo) -> Any:
+        passes, words = _CHECKS[info.field_name or ""]
+        if not passes(value):
+            raise ValueError(words.format(value=value))
         return value
 
     @classmethod
     def of(cls, **options: Any) -> GuardOptions:
         """The options from keywords, each checked: an unknown one named beside those that exist,
         a bad value in the words of its check."""
-        if error := unknown_options(options, cls.model_fields, "the guard"):
-            raise error
-        try:
-            return cls(**options)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            where = ".".join(map(str, first["loc"]))
-            message = first["msg"].removeprefix("Value error, ")
-            raise InvalidInput(message if where in message else f"{where}: {message}") from None
+        return options_model(cls, options, "guard")
 
     def but(self, **changes: Any) -> GuardOptions:
         """These options with some changed, checked again."""
@@ -101,3 +94,4 @@ def given(options: GuardOptions | None, keywords: Mapping[str, Any], **defaults:
     if keywords:
         raise InvalidInput(f"give the guard's options whole (options=) or as keywords, not both: {sorted(keywords)}")
     return options
+
