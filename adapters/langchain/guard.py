@@ -24,8 +24,8 @@ from rt4chart_plugins.adapters.langchain.runnable import RT4ChartVerifier
 
 from rt4chart_plugins.detector import run_sync
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.guard import GuardedAnswer, GuardOptions, Policy, guard_report
-from rt4chart_plugins.guard.options import given
+from rt4chart_plugins.guard import GuardedAnswer, GuardOptions, guard_report
+from rt4chart_plugins.guard.options import forwarded, given
 from rt4chart_plugins.guard.stream import CUT_OFF_MARK, StreamGuard, aguard_stream, guard_stream
 from rt4chart_plugins.types import Report
 
@@ -77,26 +77,12 @@ class RT4ChartGuard(RT4ChartVerifier):
         self.output = output
         self.guard_options = checked
 
-    # the options as they were read before they travelled as one value
-    @property
-    def policy(self) -> Policy:
-        return self.guard_options.policy
-
-    @property
-    def cite(self) -> bool:
-        return self.guard_options.cite
-
-    @property
-    def message(self) -> str:
-        return self.guard_options.message
-
-    @property
-    def min_support(self) -> float:
-        return self.guard_options.min_support
-
-    @property
-    def quote(self) -> bool:
-        return self.guard_options.quote
+    # the options as they were read before they travelled as one value (on_error is a field)
+    policy = forwarded("policy")
+    cite = forwarded("cite")
+    message = forwarded("message")
+    min_support = forwarded("min_support")
+    quote = forwarded("quote")
 
     # -- schemas ------------------------------------------------------------------------------
 

@@ -95,3 +95,11 @@ def given(options: GuardOptions | None, keywords: Mapping[str, Any], **defaults:
         raise InvalidInput(f"give the guard's options whole (options=) or as keywords, not both: {sorted(keywords)}")
     return options
 
+
+def forwarded(name: str) -> Any:
+    """A read-only attribute that reads option ``name`` of its owner's ``guard_options``: a guard
+    that carries the options whole still answers ``guard.policy`` as it did when each option was
+    an attribute of its own. (A ``property``, which pydantic models leave alone.)"""
+    if name not in GuardOptions.model_fields:
+        raise AttributeError(f"the guard has no option {name!r}")
+    return property(lambda owner: getattr(owner.guard_options, name), doc=f"the guard's ``{name}`` option")

@@ -34,7 +34,7 @@ from typing import Any
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.guard.options import GuardOptions, given
 from rt4chart_plugins.guard.policies import MARKS, guard_report
-from rt4chart_plugins.guard.result import GuardedAnswer, OnError, Policy
+from rt4chart_plugins.guard.result import GuardedAnswer
 from rt4chart_plugins.pipeline.aggregate import answer_verdict, unfaithful_spans
 from rt4chart_plugins.pipeline.segment import split_sentences
 from rt4chart_plugins.types import ClaimVerdict, Correction, Cost, Label, Report, Sentence, Span
@@ -69,22 +69,6 @@ class StreamGuard:
         self.refused = False  # refuse: a claim was contradicted, the message is shown
         self.cut: BaseException | None = None
         self.result: GuardedAnswer | None = None
-
-    @property
-    def policy(self) -> Policy:
-        return self.options.policy
-
-    @property
-    def on_error(self) -> OnError:
-        return self.options.on_error
-
-    @property
-    def message(self) -> str:
-        return self.options.message
-
-    @property
-    def quote(self) -> bool:
-        return self.options.quote
 
     # -- while it streams ---------------------------------------------------------------------
 
@@ -129,18 +113,18 @@ class StreamGuard:
         ``on_error="raise"``; else it and the rest of the answer go unjudged."""
         start, core = self._next
         if report.state == "failed":
-            if self.on_error == "raise":
+            if self.options.on_error == "raise":
                 guard_report(report, self.options)
             self.failed, self.failed_at = report, start
             return ""
         self.pieces.append((start, report.model_copy(update={"answer": core})))
-        if self.policy == "refuse":
+        if self.options.policy == "refuse":
             if any(c.label == Label.CON for _, r in self.pieces for c in r.claims):
                 self.refused = True
-                return self._show(self.message)
+                return self._show(self.options.message)
             return ""
         guarded = self._guard(self._joined(start + len(core)), quote=False)
-        if guarded.status != "guarded" or (self.policy == "drop" and not _kept(guarded)):
+        if guarded.status != "guarded" or (self.options.policy == "drop" and not _kept(guarded)):
             return ""  # drop: nothing kept yet, and a refusal cannot follow text already shown
         return self._show((guarded.text or "").rstrip())
 
@@ -163,13 +147,17 @@ class StreamGuard:
         elif not answer.strip() and cut is None:
             report = _join([], answer, None)
             result = GuardedAnswer(
-                text=self.message, status="refused", policy=self.policy, report=report, notes=["the answer was empty"]
+                text=self.options.message,
+                status="refused",
+                policy=self.options.policy,
+                report=report,
+                notes=["the answer was empty"],
             )
         else:
-            result = self._guard(self._joined(len(answer)), quote=self.quote)
+            result = self._guard(self._joined(len(answer)), quote=self.options.quote)
         text = result.text or ""
         body, trailer = text, ""
-        if self.quote and self.policy == "flag" and result.status == "guarded":
+        if self.options.quote and self.options.policy == "flag" and result.status == "guarded":
             plain = self._guard(self._joined(len(answer)), quote=False).text or ""
             if text.startswith(plain):
                 body, trailer = plain, text[len(plain) :]
@@ -192,9 +180,11 @@ class StreamGuard:
         """on_error="pass": what was judged, guarded; the rest as it came, marked unverified
         (``"report"``: no text, the failed report)."""
         assert self.failed is not None
-        if self.on_error == "report":
+        if self.options.on_error == "report":
             reason = f"not verified from offset {self.failed_at}: {self.failed.error}"
-            return GuardedAnswer(text=None, status="failed", policy=self.policy, report=self.failed, notes=[reason])
+            return GuardedAnswer(
+                text=None, status="failed", policy=self.options.policy, report=self.failed, notes=[reason]
+            )
         judged_end = self.pieces[-1][0] + len(self.pieces[-1][1].answer) if self.pieces else 0
         judged = self._guard(self._joined(judged_end), quote=False) if self.pieces else None
         head = judged.text or "" if judged is not None and judged.status == "guarded" else ""
@@ -204,7 +194,7 @@ class StreamGuard:
         return GuardedAnswer(
             text=f"{text}{sep}{MARKS[None]}",
             status="unverified",
-            policy=self.policy,
+            policy=self.options.policy,
             report=self._joined(len(answer)) if self.pieces else self.failed,
             notes=[f"not verified from offset {self.failed_at}, passed as it came: {self.failed.error}"],
         )

@@ -115,6 +115,25 @@ def test_the_langchain_guard_hands_one_options_object_to_each_row_and_stream(mon
     assert RT4ChartGuard(policy="flag").policy == "flag"
 
 
+def test_the_langchain_guard_reads_each_option_from_the_one_value():
+    pytest.importorskip("langchain_core")
+    from rt4chart_plugins.adapters.langchain import RT4ChartGuard
+
+    options = GuardOptions(policy="refuse", cite=True, message="Ask us.", min_support=0.8, quote=False, on_error="pass")
+    guard = RT4ChartGuard(guard_options=options)
+    read = (guard.policy, guard.cite, guard.message, guard.min_support, guard.quote, guard.on_error)
+    assert read == ("refuse", True, "Ask us.", 0.8, False, "pass")
+    with pytest.raises(AttributeError):
+        guard.policy = "drop"  # read-only: the options are one value, changed whole
+
+
+def test_an_attribute_forwarded_to_no_option_is_refused_where_it_is_declared():
+    from rt4chart_plugins.guard.options import forwarded
+
+    with pytest.raises(AttributeError, match="'polcy'"):
+        forwarded("polcy")
+
+
 def test_the_llama_index_guard_hands_one_options_object_to_each_answer_and_stream(monkeypatch):
     pytest.importorskip("llama_index.core")
     from llama_index.core.base.response.schema import Response

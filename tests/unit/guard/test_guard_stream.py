@@ -128,7 +128,7 @@ def test_a_stream_cut_before_any_sentence_ended_shows_the_mark_alone(verifier):
 def test_an_empty_stream_gives_the_refusal_message(verifier):
     for chunks in ([], ["", "  "]):
         out = streamed(verifier, chunks)
-        assert out == [StreamGuard().message]
+        assert out == [StreamGuard().options.message]
     guard = StreamGuard(message="Nothing to say.")
     assert list(guard_stream(iter(()), lambda piece: verifier.verify(CONTEXT, piece), guard)) == ["Nothing to say."]
     assert guard.result is not None and guard.result.status == "refused"
