@@ -18,6 +18,14 @@ from typing import Any
 ARCHITECTURES = ("bert", "deberta", "deberta-v3-base", "modernbert", "t5")
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 T5_SPECIALS = ["<pad>", "</s>", "<unk>"]
+#: the sizes of microsoft/deberta-v3-base, over the tiny encoder's
+DEBERTA_V3_BASE = {
+    "vocab_size": 128100,
+    "hidden_size": 768,
+    "num_hidden_layers": 12,
+    "num_attention_heads": 12,
+    "intermediate_size": 3072,
+}
 _WORDS = re.compile(r"[A-Za-z]+|\d|[^\sA-Za-z\d]")
 #: words every toy tokenizer knows besides the ones it is given
 BASE_TEXT = (
@@ -105,26 +113,23 @@ def build_model(
     vocab = len(tok)
     model: Any
     config: Any
+    # the tiny encoder every classifier here is built on (the base-size DeBERTa overrides its sizes)
+    encoder = {
+        "vocab_size": vocab,
+        "hidden_size": 32,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 2,
+        "intermediate_size": 64,
+        "max_position_embeddings": max_length,
+        **head,
+    }
     if architecture == "bert":
-        config = transformers.BertConfig(
-            vocab_size=vocab,
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            intermediate_size=64,
-            max_position_embeddings=max_length,
-            **head,
-        )
+        config = transformers.BertConfig(**encoder)
         model = transformers.BertForSequenceClassification(config)
     elif architecture.startswith("deberta"):
         base = architecture == "deberta-v3-base"
         config = transformers.DebertaV2Config(
-            vocab_size=128100 if base else vocab,
-            hidden_size=768 if base else 32,
-            num_hidden_layers=12 if base else 2,
-            num_attention_heads=12 if base else 2,
-            intermediate_size=3072 if base else 64,
-            max_position_embeddings=max_length,
+            **{**encoder, **(DEBERTA_V3_BASE if base else {})},
             relative_attention=True,
             position_buckets=256 if base else 32,
             max_relative_positions=-1,
@@ -134,17 +139,11 @@ def build_model(
             position_biased_input=False,
             type_vocab_size=0,
             pad_token_id=0,
-            **head,
         )
         model = transformers.DebertaV2ForSequenceClassification(config)
     elif architecture == "modernbert":
         config = transformers.ModernBertConfig(
-            vocab_size=vocab,
-            hidden_size=32,
-            intermediate_size=64,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            max_position_embeddings=max_length,
+            **encoder,
             global_attn_every_n_layers=1,
             local_attention=16,
             pad_token_id=tok.pad_token_id,
@@ -152,7 +151,6 @@ def build_model(
             sep_token_id=tok.sep_token_id,
             bos_token_id=tok.cls_token_id,
             eos_token_id=tok.sep_token_id,
-            **head,
         )
         model = transformers.ModernBertForSequenceClassification(config)
     else:
