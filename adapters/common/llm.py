@@ -13,12 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.chat import extract_json_text
-from rt4chart_plugins.judges.schema import LENIENT
+from rt4chart_plugins.judges.kit import RESPONSE_MODELS, Judge, extract_json_text
 
-#: the structured-output models a framework LLM is asked to fill, by schema name: judges/schema.py
-RESPONSE_MODELS = LENIENT
+__all__ = ["RESPONSE_MODELS", "as_json_text", "llm_wrap", "message_text", "model_label"]
 
 
 def llm_wrap(judge_class: Callable[..., Judge], accepts: type | tuple[type, ...]) -> Callable[..., Judge | None]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from rt4chart_plugins.judges.chat import ChatReply, prompt_messages
+from rt4chart_plugins.judges.kit import ChatReply, prompt_messages
 
 
 def openai_client(candidate: Any, *, sync: bool = True) -> Any:

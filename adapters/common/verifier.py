@@ -13,11 +13,9 @@ from typing import Any
 from rt4chart_plugins.detector import Detector
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.factory import check_method, make_detector
-from rt4chart_plugins.judges.base import Judge
-from rt4chart_plugins.judges.registry import JUDGES, offered
+from rt4chart_plugins.judges.kit import JUDGE_NAMES, Judge, offered
 
-#: the judges a string names (``hf:REPO`` is ``hf``; :func:`is_judge_name` says whether a string is one)
-JUDGE_NAMES = tuple(JUDGES)
+__all__ = ["JUDGE_NAMES", "build_verifier", "check_timeout", "judge_from"]
 
 
 def build_verifier(

@@ -11,9 +11,7 @@ from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, 
 from rt4chart_plugins.adapters.common.openai_chat import ask_openai, openai_client
 
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
-from rt4chart_plugins.judges.registry import is_judge_name
+from rt4chart_plugins.judges.kit import ChatJudge, ChatReply, is_judge_name, is_rate_limit_or_transport, prompt_messages
 
 
 class DeepEvalJudge(ChatJudge):
@@ -52,7 +50,7 @@ class DeepEvalJudge(ChatJudge):
                 # cut short, prose around it), and a server may refuse the schema (llama.cpp: a 500):
                 # ask again for plain text and parse it leniently. A bad key, a rate limit or a
                 # dropped connection goes to the retry loop instead.
-                if self._is_fatal(exc) or failures.is_rate_limit_or_transport(exc):
+                if self._is_fatal(exc) or is_rate_limit_or_transport(exc):
                     raise
                 self.schema_failures += 1
             else:

@@ -21,7 +21,7 @@ from rt4chart_plugins.adapters.common.verifier import build_verifier, judge_from
 from rt4chart_plugins.adapters.deepeval.judge import DeepEvalJudge, resolve_judge, wrap
 
 from rt4chart_plugins.detector import Detector, run_sync
-from rt4chart_plugins.judges.chat import ChatJudge
+from rt4chart_plugins.judges.kit import ChatJudge
 from rt4chart_plugins.types import Report
 from rt4chart_plugins.verifier import Verifier
 

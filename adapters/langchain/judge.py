@@ -12,8 +12,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from rt4chart_plugins.adapters.common.llm import as_json_text, llm_wrap, message_text, model_label
 
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges import failures
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.judges.kit import ChatJudge, ChatReply, is_rate_limit_or_transport, prompt_messages
 
 
 class LangChainJudge(ChatJudge):
@@ -59,7 +58,7 @@ class LangChainJudge(ChatJudge):
                     # json_schema response formats, which llama.cpp answers with a 500): ask for JSON
                     # in the prompt from now on. A bad key, a rate limit or a dropped connection is no
                     # rejection: it goes to the retry loop.
-                    if self.method == "structured" or self._is_fatal(exc) or failures.is_rate_limit_or_transport(exc):
+                    if self.method == "structured" or self._is_fatal(exc) or is_rate_limit_or_transport(exc):
                         raise
                     self.method = "json"
                     self.fallback_reason = f"{type(exc).__name__}: {exc}"[:300]

@@ -10,7 +10,7 @@ from llama_index.core.llms import LLM
 from rt4chart_plugins.adapters.common.llm import as_json_text, llm_wrap, message_text, model_label
 
 from rt4chart_plugins.errors import InvalidInput
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.judges.kit import ChatJudge, ChatReply, prompt_messages
 
 
 class LlamaIndexJudge(ChatJudge):

@@ -11,7 +11,7 @@ from rt4chart_plugins.adapters.common.llm import RESPONSE_MODELS, as_json_text, 
 from rt4chart_plugins.adapters.common.openai_chat import ask_openai, openai_client
 
 from rt4chart_plugins.errors import InvalidInput, JudgeError
-from rt4chart_plugins.judges.chat import ChatJudge, ChatReply, prompt_messages
+from rt4chart_plugins.judges.kit import ChatJudge, ChatReply, prompt_messages
 
 
 class RagasJudge(ChatJudge):

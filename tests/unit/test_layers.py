@@ -124,3 +124,22 @@ def test_within_the_adapters_the_metric_imports_the_judge_and_common_never_the_r
             if other not in (package, "common") or other_layer > layer:
                 wrong.append(f"{name} (layer {layer}) imports {imported} (layer {other_layer})")
     assert not wrong, "\n".join(wrong)
+
+
+#: the one module of the judges an adapter may import: what a framework's judge is built on
+JUDGE_KIT = "rt4chart_plugins.judges.kit"
+#: the rooms whose insides may move: an adapter reaches them through the kit or the package's face
+INSIDES = ("rt4chart_plugins.judges", "rt4chart_plugins.pipeline", "rt4chart_plugins.rules")
+
+
+def test_the_adapters_reach_the_judges_only_through_the_kit():
+    """A framework's adapter is written against :mod:`rt4chart_plugins.judges.kit` and the public
+    façade alone: no other module of the judges, the pipeline or the rules."""
+    wrong = [
+        f"{name} imports {imported}"
+        for path, name in _modules()
+        if name.startswith("rt4chart_plugins.adapters")
+        for imported in _imports(path)
+        if imported != JUDGE_KIT and any(imported == room or imported.startswith(room + ".") for room in INSIDES)
+    ]
+    assert not wrong, "\n".join(wrong)
