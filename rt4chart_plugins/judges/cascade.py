@@ -213,7 +213,11 @@ class CascadeJudge(Judge):
         premise: Any,
         request: VerifyRequest,
     ) -> None:
-        """Set ``j`` (in place) to the combined verdict, or mark why the verifier's stands."""
+        """Set ``j`` (in place) to the combined verdict, or mark why the verifier's stands. A changed
+        verdict cites what the verifier cited, or, where it cited nothing (it found the claim
+        baseless), the premise's best-matching sentence; like every judge's, that evidence is
+        settled after the judges have spoken (:mod:`rt4chart_plugins.pipeline.evidence`: a NIC
+        verdict carries none, an ENT one that cites nothing is reported baseless)."""
         assert j.probs is not None and j.signals is not None and j.signals.reader is not None
         gate = j.signals.reader.gate
         if error is not None or p_support is None or p_compatible is None:
@@ -248,11 +252,9 @@ class CascadeJudge(Judge):
         j.reason = (
             f"{read}; with the trained verifier's reading, {label.value} (the trained verifier alone: {before.value})"
         )
-        ranked = [request.sentences[i].id for i in premise.ranked()]
         if label == Label.NIC:
-            j.evidence, j.phrase = [], None
-        elif not j.evidence:  # cleared, or contradicted: the premise's best-matching sentence
-            j.evidence = ranked[:1]
+            j.phrase = None  # the verifier named the phrase of its own verdict, which the reading overturned
+        j.evidence = j.evidence or [request.sentences[i].id for i in premise.ranked()[:1]]
 
 
 def _unit_text(claim: Claim, j: Judgement) -> str:

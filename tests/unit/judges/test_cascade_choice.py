@@ -135,6 +135,41 @@ def test_a_flagged_sentence_keeps_the_clauses_that_hold_alone(tmp_path):
     assert second.label != Label.ENT and second.signals.reader.read
 
 
+def _recorded(auto: Verifier, judge: CascadeJudge) -> list:
+    """What the cascade says of each claim, before the pipeline's evidence stage settles it."""
+    said: list = []
+    verify = judge.verify
+
+    async def recording(request, *, cost):
+        result = await verify(request, cost=cost)
+        said.extend(j.model_copy(deep=True) for j in result.judgements)
+        return result
+
+    judge.verify = recording  # type: ignore[method-assign]
+    return said
+
+
+def test_the_cascade_hands_its_evidence_to_the_evidence_stage(tmp_path):
+    """The cascade cites, the pipeline settles: a claim the reading makes NIC is handed on with
+    the verifier's citation, and the report shows it with none (no correction: a NIC carries no
+    evidence); a claim the reading clears cites the premise's best-matching sentence."""
+    flagged = "Visitors must sign in at the front desk, and the lab has a rooftop garden."
+    auto, _ = _auto(lambda c: (0.02, 0.98), tmp_path, gate_threshold=0.0)
+    said = _recorded(auto, auto.judge)
+    report = auto.verify(CONTEXT, flagged)
+    garden = report.claims[1]
+    assert garden.label == Label.NIC and garden.signals.reader.trained_label == Label.ENT
+    assert said[1].label == Label.NIC and said[1].evidence  # handed on as the verifier cited it
+    assert garden.evidence == [] and report.corrections == []  # settled by the evidence stage
+
+    (tmp_path / "cleared").mkdir()
+    cleared, _ = _auto(lambda c: (0.98, 0.98), tmp_path / "cleared", gate_threshold=0.0)
+    said = _recorded(cleared, cleared.judge)
+    claim = cleared.verify(CONTEXT, "The lab has a rooftop garden.").claims[0]
+    assert claim.signals.reader.trained_label == Label.NIC and claim.label == Label.ENT
+    assert [e.sentence_id for e in claim.evidence] == said[0].evidence == [0]
+
+
 @pytest.mark.parametrize("options", [{"budget": 1.5}, {"budget": -0.1}, {"gate_threshold": 2.0}])
 def test_options_outside_zero_to_one_are_refused(options):
     with pytest.raises(InvalidInput, match="must lie in"):
