@@ -26,6 +26,8 @@ if [ "${1:-}" = --fast ]; then
   exec .venv/bin/python -m pytest -q -n 2 --dist loadfile \
     -m "not model and not server and not ray and not browser and not slow" tests "$@"
 fi
+# the property tests try 40 examples each here, 10 in the fast run (tests/conftest.py)
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 bash scripts/setup.sh
 .venv/bin/rt4chart model pull --quiet
 .venv/bin/rt4chart model pull smollm2-135m --quiet  # GASP tests: a 98 MB scorer

@@ -1,7 +1,13 @@
 """Shared fixtures: an isolated judge cache, the embedded model, and a real OpenAI-compatible server.
 
 Every framework's telemetry is off and deepeval reads no ``.env`` file (set at import, before any
-framework is imported: deepeval reads its settings then)."""
+framework is imported: deepeval reads its settings then).
+
+Hypothesis profiles, for every property test of the suite: ``fast`` (the default, the fast unit
+run) tries 10 examples per property, ``ci`` (``HYPOTHESIS_PROFILE=ci``, set by the full run in
+``scripts/test.sh``) 40, and ``fuzz`` (set by ``scripts/fuzz.sh``) ``RT4CHART_FUZZ_EXAMPLES``
+(default 10,000). No deadline: the trained judge's first call loads it, and a slow machine is no
+failure. A test's own ``@settings(max_examples=...)`` wins over every profile."""
 
 from __future__ import annotations
 
@@ -24,6 +30,26 @@ os.environ["LANGSMITH_TRACING"] = "false"
 
 from adapter_helpers import ScriptedJudge  # noqa: E402
 
+
+def _load_hypothesis_profile() -> None:
+    """Register the profiles and load the one ``HYPOTHESIS_PROFILE`` names (``fast`` by default).
+    A page's venv in the release check holds the wheel and pytest alone, without hypothesis."""
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:
+        return
+    suppress = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture,
+                HealthCheck.filter_too_much]
+    common = {"deadline": None, "suppress_health_check": suppress}
+    settings.register_profile("fast", max_examples=10, derandomize=True, **common)
+    settings.register_profile("ci", max_examples=40, derandomize=True, **common)
+    settings.register_profile("fuzz", max_examples=int(os.environ.get("RT4CHART_FUZZ_EXAMPLES", "10000")),
+                              database=None, **common)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+
+_load_hypothesis_profile()
+
 #: fixtures that load a llama.cpp model or start its server: a test that uses one is an
 #: integration test, and the fast unit run (`scripts/test.sh --fast`) leaves it out
 _MODEL_FIXTURES = {"embedded_model_path", "smollm2", "embedded_judge", "openai_server", "llama_server"}
@@ -37,6 +63,7 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.model)
         if used & _SERVER_FIXTURES:
             item.add_marker(pytest.mark.server)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_cache(tmp_path_factory):

@@ -1,9 +1,9 @@
-"""Hypothesis profiles for the property tests, and the counts ``scripts/fuzz.sh`` prints.
+"""The counts ``scripts/fuzz.sh`` prints for the property tests.
 
-``ci`` (the default) runs a few dozen examples per property, so the suite stays quick; ``fuzz``
-(``HYPOTHESIS_PROFILE=fuzz``, set by scripts/fuzz.sh) runs ``RT4CHART_FUZZ_EXAMPLES`` (default
-10,000) examples of the main property. No deadline: the trained judge's first call loads it, and
-time is measured per character in the fuzz table instead of failing a test on a slow machine.
+The hypothesis profiles live in ``tests/conftest.py``: ``fast`` (the default) runs 10 examples per
+property, ``ci`` (the full run) 40, and ``fuzz`` (``HYPOTHESIS_PROFILE=fuzz``, set by
+scripts/fuzz.sh) ``RT4CHART_FUZZ_EXAMPLES`` (default 10,000) examples of the main property. Time
+is measured per character in the fuzz table instead of failing a test on a slow machine.
 """
 
 from __future__ import annotations
@@ -13,14 +13,6 @@ import os
 from collections import defaultdict
 
 import pytest
-from hypothesis import HealthCheck, settings
-
-_SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture,
-             HealthCheck.filter_too_much]
-settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=_SUPPRESS, derandomize=True)
-settings.register_profile("fuzz", max_examples=int(os.environ.get("RT4CHART_FUZZ_EXAMPLES", "10000")), deadline=None,
-                          suppress_health_check=_SUPPRESS, database=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: per property: examples, how they ended, the slowest seconds per input character
 STATS: dict[str, dict] = defaultdict(lambda: {"examples": 0, "outcomes": defaultdict(int), "seconds": 0.0,
