@@ -22,7 +22,8 @@ if [ "${1:-}" = --fast ]; then
      'llama_index.core')))" \
     2>/dev/null || RT4CHART_EXTRAS=openai,ragas,deepeval,langchain,llama-index,test \
     RT4CHART_LAB_EXTRAS=none bash scripts/setup.sh
-  # two workers, each file in one of them (its module fixtures load once): 1.5 min on 2 cores, not 2 min 20 s
+  # two workers, each file in one of them (its module fixtures load once), but each docs page a
+  # unit of its own (tests/conftest.py): the docs' blocks alone outlast the rest of the suite
   exec .venv/bin/python -m pytest -q -n 2 --dist loadfile \
     -m "not model and not server and not ray and not browser and not slow" tests "$@"
 fi

@@ -7,11 +7,16 @@ Hypothesis profiles, for every property test of the suite: ``fast`` (the default
 run) tries 10 examples per property, ``ci`` (``HYPOTHESIS_PROFILE=ci``, set by the full run in
 ``scripts/test.sh``) 40, and ``fuzz`` (set by ``scripts/fuzz.sh``) ``RT4CHART_FUZZ_EXAMPLES``
 (default 10,000). No deadline: the trained judge's first call loads it, and a slow machine is no
-failure. A test's own ``@settings(max_examples=...)`` wins over every profile."""
+failure. A test's own ``@settings(max_examples=...)`` wins over every profile.
+
+Under ``--dist loadfile`` (the fast run's) each test file runs whole in one worker, so its module
+fixtures load once; the docs test is the exception: each page's blocks run whole, in document
+order, so that the pages spread over the workers instead of queuing in one."""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -63,6 +68,34 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.model)
         if used & _SERVER_FIXTURES:
             item.add_marker(pytest.mark.server)
+
+
+#: a docs block's node id: the page is its scope under ``--dist loadfile``
+_DOCS_BLOCK = re.compile(r"^(tests/unit/test_docs\.py)::test_block\[(.+):\d+\]$")
+
+
+def load_scope(nodeid: str) -> str:
+    """What one xdist worker runs whole, in order: a test file, or one docs page's blocks."""
+    if m := _DOCS_BLOCK.match(nodeid):
+        return f"{m.group(1)}::{m.group(2)}"
+    return nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile``, but each docs page its own unit: the docs' blocks alone outlasted the
+    rest of the suite in one worker. A page's blocks share its scratch folder, so they stay
+    together and in document order; any other file's tests stay in one worker, so its module
+    fixtures load once."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class PagesApart(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return load_scope(nodeid)
+
+    return PagesApart(config, log)
 
 
 @pytest.fixture(autouse=True, scope="session")
