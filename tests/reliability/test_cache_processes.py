@@ -8,6 +8,8 @@ import sqlite3
 import threading
 import warnings
 
+import pytest
+
 from rt4chart_plugins.judges.cache import JudgeCache
 
 WRITERS = 3
@@ -28,6 +30,7 @@ def _writer(folder: str, k: int, start, out) -> None:
         out.put((trial, k, [str(w.message) for w in caught]))
 
 
+@pytest.mark.slow  # three spawned processes, each importing the package, racing 16 times: the full run's
 def test_processes_that_open_one_new_file_at_once_all_write_into_it(tmp_path):
     # spawned, not forked: a fork of a process with threads (a pytest-xdist worker) can hang
     ctx = multiprocessing.get_context("spawn")

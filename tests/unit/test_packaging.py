@@ -109,6 +109,7 @@ def test_the_wheel_holds_no_test_or_lab_fixture(wheel):
     assert all(sign in (lab / f).read_text() for sign, f in zip(FIXTURE_SIGNS, ("hf_toy.py", "serving.py")))
 
 
+@pytest.mark.slow  # builds an sdist and a second wheel from it: the full run's (and the release check's)
 def test_the_sdist_builds_the_same_wheel(source_copy, wheel, tmp_path):
     sdist = build("build_sdist", source_copy, tmp_path / "sdist")
     with tarfile.open(sdist) as tf:
