@@ -103,9 +103,18 @@ def guard_report(
             )
     removed.sort(key=lambda g: (g.span.start if g.span else -1, g.claim_id))
     if report.claims and all(not edit.kept(s.start, s.end) for c in report.claims if (s := placed[c.id]) is not None):
+        if any(u.reason in _SAYS_IT_CANNOT and edit.kept(u.span.start, u.span.end) for u in report.unclaimed):
+            # "X does not say, but <invented>": what the answer said it could not tell is true, and
+            # all the reader can be given; it stays instead of the message
+            notes.append("every claim of the answer was taken out: its abstention is what is left")
+            return _done(edit, report, False, sources, removed, [], notes, base)
         notes.append("every claim of the answer was taken out")
         return GuardedAnswer(text=message, status="refused", removed=removed, notes=notes, **base)
     return _done(edit, report, cite_sources, sources, removed, [], notes, base)
+
+
+#: the stretches that carry no claim and say the answer cannot tell: kept when every claim goes
+_SAYS_IT_CANNOT = frozenset({"abstention", "refusal"})
 
 
 def _done(

@@ -25,6 +25,15 @@ _JOINER = re.compile(
     r"however|moreover|furthermore|additionally|as well as)\b[,]?\s*)+",
     re.IGNORECASE,
 )
+#: a joiner right before a later clause, with the separator before it: it goes with the clause
+#: ("pricing, but [the trial costs 500 dollars]" is "pricing", not "pricing, but")
+_JOINER_BEFORE = re.compile(
+    r"(?:\s*(?:[,;:]|\s[–—-]))?\s*\b(?:and|but|or|nor|so|yet|then|plus|also|however|whereas|while)\b,?\s*\Z",
+    re.IGNORECASE,
+)
+#: a subordinator that opens a sentence: once the clause it tied its own to is gone, it goes too
+#: ("Although the leaflet doesn't say, [the trial costs 500 dollars]" is "The leaflet doesn't say")
+_SUBORDINATOR = re.compile(r"(?:although|though|while|whereas|even though)\b,?\s*", re.IGNORECASE)
 #: a clause that only says something about what came before it: without its head it says nothing
 _RELATIVE = re.compile(r"(?:which|who|whom|whose|where)\b", re.IGNORECASE)
 #: what may stand between two clauses
@@ -137,8 +146,13 @@ def _cut_sentence(edit: Edit, s0: int, s1: int, spans: list[tuple[int, int]]) ->
     for x, y in cuts:
         before_kept = any(_WORD.match(text[i]) for i in range(b0, x) if not _in(i, cuts))
         if before_kept:
-            sep = _SEPARATOR_BEFORE.search(text, b0, x)
-            if sep:
+            if not _kept_words(text, y, b1, cuts):  # the sentence's last clause went
+                _unsubordinate(edit, b0, x)
+            joiner = _JOINER_BEFORE.search(text, b0, x)
+            sep = joiner or _SEPARATOR_BEFORE.search(text, b0, x)
+            if joiner:
+                x = joiner.start()
+            elif sep:
                 x = sep.start()
                 after = _COMMA_AFTER.match(text, y, b1)
                 if "," in sep.group() and after:  # an inserted clause goes with both its commas
@@ -158,6 +172,18 @@ def _cut_sentence(edit: Edit, s0: int, s1: int, spans: list[tuple[int, int]]) ->
                     edit.upper.add(start)
         for i in range(x, y):
             edit.keep[i] = False
+
+
+def _unsubordinate(edit: Edit, b0: int, x: int) -> None:
+    """The subordinator opening ``[b0, x)``, dropped when the main clause it led to is gone, with
+    the next word capitalized where the sentence began with a capital."""
+    opener = _SUBORDINATOR.match(edit.text, b0, x)
+    if not opener or not edit.text[b0].isupper() or opener.end() >= x:
+        return
+    for i in range(b0, opener.end()):
+        edit.keep[i] = False
+    if edit.text[opener.end()].islower():
+        edit.upper.add(opener.end())
 
 
 def _in(i: int, spans: list[tuple[int, int]]) -> bool:

@@ -165,3 +165,14 @@ def test_any_verdicts_give_a_subsequence_of_the_answer_plus_markers(report, seed
             it = iter(POLICY_ANSWER.lower())
             assert all(ch in it for ch in bare.lower()), (labels, policy, g.text)
             assert "  " not in bare and not bare.startswith(" ") and " ." not in bare and " ," not in bare
+
+
+def test_drop_keeps_the_abstention_when_only_the_assertion_after_it_goes():
+    """An answer that abstains and then invents: the invented part goes, the abstention (true, and
+    all the reader needs) stays, instead of the whole answer turning into the refusal message."""
+    answer = "The policy does not mention pricing, but the trial costs 500 dollars."
+    g = Verifier(ScriptedJudge()).guard(" ".join(POLICY_CONTEXT), answer)  # no rule: every claim NIC
+    assert [(c.answer_span.text, c.label) for c in g.report.claims] == [("the trial costs 500 dollars", Label.NIC)]
+    assert g.status == "guarded" and g.text == "The policy does not mention pricing."
+    assert [r.label for r in g.removed] == [Label.NIC]
+    assert any("abstention" in n for n in g.notes)

@@ -130,3 +130,23 @@ def test_a_clause_on_a_line_of_its_own_leaves_the_sentence_closed_and_the_line_b
     assert cut(answer, "The trial lasts 30 days") == "The free trial lasts 14 days.\nVerified new users can extend it."
     assert cut(answer, "The free trial lasts 14 days") == "The trial lasts 30 days.\nVerified new users can extend it."
     assert cut("A is here.\nB is there.\nC is too.", "B is there.") == "A is here.\nC is too."
+
+
+def test_an_assertion_after_an_abstention_goes_with_its_conjunction():
+    # the abstaining clause carries no claim and stays; the assertion goes with the word joining it
+    assert cut("The policy does not mention pricing, but the trial costs 500 dollars.", "the trial costs 500 dollars") == (
+        "The policy does not mention pricing."
+    )
+    assert cut("The context gives no price; however, the trial costs 5 dollars.", "the trial costs 5 dollars") == (
+        "The context gives no price."
+    )
+    assert cut("It lasts 14 days and it costs 5 dollars.", "it costs 5 dollars") == "It lasts 14 days."
+
+
+def test_a_clause_left_alone_drops_the_subordinator_that_tied_it_to_the_one_removed():
+    assert cut("Although the leaflet doesn't say, the trial costs 500 dollars.", "the trial costs 500 dollars") == (
+        "The leaflet doesn't say."
+    )
+    assert cut("While the text is silent on it, the room has a sea view.", "the room has a sea view") == (
+        "The text is silent on it."
+    )
