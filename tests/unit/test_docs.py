@@ -25,6 +25,8 @@ An HTML comment on the line just before a fence marks a block that cannot run ev
 - ``<!-- docs-test: lab-data -->``: needs the lab (``rt4chart_lab``) and the shared benchmark data
   (``$RT4CHART_DATA_DIR``, else ``shared/data`` beside the checkout). Skipped when either is
   missing, run otherwise; such blocks keep their runs small (``--limit 3``) in the doc itself.
+  They are integration checks of the lab over that data, marked ``slow`` as well: the fast unit
+  run (``scripts/test.sh --fast``) leaves them to the full run.
 - ``<!-- docs-test: setup -->``: the fresh-machine commands (``bash scripts/demo.sh``,
   ``bash scripts/test.sh``, ``pip install ...``). These are the single exception: they are NOT
   run, only checked that every file or folder they name exists in the repository.
@@ -344,9 +346,15 @@ def parse_data(block: Block) -> None:
         tomllib.loads(block.body)
 
 
+#: the markers of blocks the fast run leaves to the full one: tens of seconds each, or the lab's
+#: commands over the shared benchmark data
+FULL_RUN_ONLY = {"slow", "lab-data"}
+
+
 def params(blocks: list[Block]) -> list:
-    """The blocks as pytest cases, a ``slow`` block marked so that the fast run deselects it."""
-    return [pytest.param(b, id=b.id, marks=[pytest.mark.slow] if "slow" in b.markers else []) for b in blocks]
+    """The blocks as pytest cases, a ``slow`` or ``lab-data`` block marked ``slow`` so that the fast
+    run deselects it."""
+    return [pytest.param(b, id=b.id, marks=[pytest.mark.slow] if b.markers & FULL_RUN_ONLY else []) for b in blocks]
 
 
 @pytest.mark.parametrize("block", params(cases(model=False)))
