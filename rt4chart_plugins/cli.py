@@ -32,7 +32,16 @@ from pathlib import Path
 
 from rt4chart_plugins import guard_command, models
 from rt4chart_plugins.audit import commands as audit_commands
-from rt4chart_plugins.cli_options import add_judge_args, detector_from_args, read_context, read_text
+from rt4chart_plugins.cli_options import (
+    add_answer_args,
+    add_judge_args,
+    batch_exit,
+    batch_misused,
+    detector_from_args,
+    lacks_answer,
+    read_answer,
+    read_text,
+)
 from rt4chart_plugins.errors import Rt4chartError
 from rt4chart_plugins.types import package_version
 
@@ -48,11 +57,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         )
         return 2
     if args.input:
-        if args.context or args.answer or args.answer_file:
-            print("rt4chart verify: give either a JSONL file or --context/--answer, not both", file=sys.stderr)
-            return 2
-        if not args.output:
-            print("rt4chart verify: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
+        if batch_misused(args, "verify"):
             return 2
         if args.engine == "ray":
             from rt4chart_plugins.distributed.job import cli_main
@@ -74,14 +79,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             progress=not args.quiet,
         )
-        for line in summary.report_lines("stdout" if args.output == "-" else args.output):
-            print(line, file=sys.stderr)
-        return 1 if summary.failed or summary.stopped else 0
-    if not args.context or (args.answer is None and not args.answer_file):
-        print(
-            "rt4chart verify: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
-            file=sys.stderr,
-        )
+        return batch_exit(summary, args.output)
+    if lacks_answer(args, "verify"):
         return 2
     if args.output:
         print("rt4chart verify: -o is for a batch; one answer's report goes to stdout (--format json)", file=sys.stderr)
@@ -92,8 +91,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    context = read_context(args.context)
-    answer = read_text(args.answer_file, "answer file") if args.answer_file else args.answer
+    context, answer = read_answer(args)
     question = read_text(args.question_file, "question file") if args.question_file else args.question
     report = detector_from_args(args).verify(context=context, answer=answer, question=question)
     if args.format == "json":
@@ -191,12 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     v = sub.add_parser("verify", help="verify one answer, or a JSONL file of samples")
-    v.add_argument("input", nargs="?", help="JSONL file of {id?, context, answer, question?} rows")
-    v.add_argument("-o", "--output", help="batch: JSONL output (resumed if it exists)")
-    v.add_argument("--context", nargs="+", metavar="FILE", help="context file(s); several files are passages")
-    v.add_argument("--answer", help="the answer text")
-    v.add_argument("--answer-file", help="read the answer from a file")
-    v.add_argument("--question", help="the user question (optional)")
+    add_answer_args(v, "batch: JSONL output (resumed if it exists)")
     v.add_argument("--question-file", help="read the question from a file")
     v.add_argument(
         "--format",

@@ -11,12 +11,23 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 from rt4chart_plugins.config import Decomposition
 from rt4chart_plugins.errors import InvalidInput
 from rt4chart_plugins.judges.registry import DEFAULT_JUDGE, JUDGES, all_flags
 from rt4chart_plugins.runs.spec import judge_kwargs, spec_from_args
+
+
+def add_answer_args(p: argparse.ArgumentParser, output_help: str) -> None:
+    """The flags that say what to read: a JSONL file of rows with ``-o``, or one answer's
+    ``--context`` and ``--answer``; ``verify`` and ``guard`` take the same."""
+    p.add_argument("input", nargs="?", help="JSONL file of {id?, context, answer, question?} rows")
+    p.add_argument("-o", "--output", help=output_help)
+    p.add_argument("--context", nargs="+", metavar="FILE", help="context file(s); several files are passages")
+    p.add_argument("--answer", help="the answer text")
+    p.add_argument("--answer-file", help="read the answer from a file")
+    p.add_argument("--question", help="the user question (optional)")
 
 
 def add_judge_args(p: argparse.ArgumentParser) -> None:
@@ -112,4 +123,53 @@ def read_context(paths: list[str]) -> str | list[str]:
     return texts[0] if len(texts) == 1 else texts
 
 
-__all__ = ["add_judge_args", "detector_from_args", "judge_kwargs", "read_context", "read_text"]
+def batch_misused(args: argparse.Namespace, command: str) -> bool:
+    """True, after saying why, when a batch call also names one answer's flags or has no ``-o``;
+    ``verify`` and ``guard`` word it alike."""
+    if args.context or args.answer or args.answer_file:
+        print(f"rt4chart {command}: give either a JSONL file or --context/--answer, not both", file=sys.stderr)
+        return True
+    if not args.output:
+        print(f"rt4chart {command}: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
+        return True
+    return False
+
+
+def lacks_answer(args: argparse.Namespace, command: str) -> bool:
+    """True, after saying what is missing, when a one-answer call has no context or no answer;
+    ``verify`` and ``guard`` word it alike."""
+    if args.context and (args.answer is not None or args.answer_file):
+        return False
+    print(
+        f"rt4chart {command}: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
+        file=sys.stderr,
+    )
+    return True
+
+
+def read_answer(args: argparse.Namespace) -> tuple[str | list[str], str]:
+    """A one-answer call's context and answer, from ``--context`` and ``--answer`` or ``--answer-file``."""
+    context = read_context(args.context)
+    return context, read_text(args.answer_file, "answer file") if args.answer_file else args.answer
+
+
+def batch_exit(summary: Any, output: str) -> int:
+    """Say a batch's summary on stderr and give its exit status: 1 when a row failed or the run
+    stopped, else 0 (``verify`` and ``guard`` end a file alike)."""
+    for line in summary.report_lines("stdout" if output == "-" else output):
+        print(line, file=sys.stderr)
+    return 1 if summary.failed or summary.stopped else 0
+
+
+__all__ = [
+    "add_answer_args",
+    "add_judge_args",
+    "batch_exit",
+    "batch_misused",
+    "detector_from_args",
+    "judge_kwargs",
+    "lacks_answer",
+    "read_answer",
+    "read_context",
+    "read_text",
+]

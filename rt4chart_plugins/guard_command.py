@@ -18,7 +18,7 @@ import argparse
 import sys
 from typing import Any
 
-from rt4chart_plugins.cli_options import add_judge_args, detector_from_args, read_context, read_text
+from rt4chart_plugins import cli_options as flags
 from rt4chart_plugins.guard.options import DEFAULT_MESSAGE, ON_ERROR, POLICIES, GuardOptions
 from rt4chart_plugins.runs.actions import Guard
 from rt4chart_plugins.runs.local import run_file
@@ -32,12 +32,7 @@ def register(sub: Any) -> None:
         help="an answer as a user may see it: unsupported clauses dropped, flagged, or the answer refused",
         description="Exit status: 0 done; 1 an answer could not be verified; 2 bad usage or input.",
     )
-    g.add_argument("input", nargs="?", help="JSONL file of {id?, context, answer, question?} rows")
-    g.add_argument("-o", "--output", help="batch: the JSONL to write (- for stdout), resumed if it exists")
-    g.add_argument("--context", nargs="+", metavar="FILE", help="context file(s); several files are passages")
-    g.add_argument("--answer", help="the answer text")
-    g.add_argument("--answer-file", help="read the answer from a file")
-    g.add_argument("--question", help="the user question (optional)")
+    flags.add_answer_args(g, "batch: the JSONL to write (- for stdout), resumed if it exists")
     g.add_argument("--policy", choices=POLICIES, default="drop", help="drop (default), flag or refuse")
     g.add_argument("--cite", action="store_true", help="[n] markers after each kept claim, for its sources")
     g.add_argument("--message", default=DEFAULT_MESSAGE, help="what a refused answer reads")
@@ -59,7 +54,7 @@ def register(sub: Any) -> None:
     g.add_argument("--concurrency", type=int, default=2, help="batch: rows in flight")
     g.add_argument("-q", "--quiet", action="store_true", help="batch: no progress bar")
     g.add_argument("--threshold", type=float, default=None, help="trained judge: the support at which a claim is ENT")
-    add_judge_args(g)
+    flags.add_judge_args(g)
     g.set_defaults(func=cmd_guard, method="rt4chart")
 
 
@@ -77,26 +72,15 @@ def guard_options(args: argparse.Namespace) -> GuardOptions:
 
 def cmd_guard(args: argparse.Namespace) -> int:
     if args.input:
-        if args.context or args.answer or args.answer_file:
-            print("rt4chart guard: give either a JSONL file or --context/--answer, not both", file=sys.stderr)
+        if flags.batch_misused(args, "guard"):
             return 2
-        if not args.output:
-            print("rt4chart guard: a batch needs -o OUTPUT.jsonl", file=sys.stderr)
-            return 2
-        action = Guard(detector_from_args(args), guard_options(args), args.concurrency)
+        action = Guard(flags.detector_from_args(args), guard_options(args), args.concurrency)
         summary = run_file(action, args.input, args.output, progress=not args.quiet)
-        for line in summary.report_lines("stdout" if args.output == "-" else args.output):
-            print(line, file=sys.stderr)
-        return 1 if summary.failed or summary.stopped else 0
-    if not args.context or (args.answer is None and not args.answer_file):
-        print(
-            "rt4chart guard: needs --context FILE and --answer TEXT (or --answer-file), or a JSONL file",
-            file=sys.stderr,
-        )
+        return flags.batch_exit(summary, args.output)
+    if flags.lacks_answer(args, "guard"):
         return 2
-    context = read_context(args.context)
-    answer = read_text(args.answer_file, "answer file") if args.answer_file else args.answer
-    result = detector_from_args(args).guard(context, answer, args.question, options=guard_options(args))
+    context, answer = flags.read_answer(args)
+    result = flags.detector_from_args(args).guard(context, answer, args.question, options=guard_options(args))
     if args.format == "json":
         print(result.model_dump_json(indent=2))
     elif result.text is not None:
