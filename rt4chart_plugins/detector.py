@@ -48,6 +48,10 @@ class Detector(ABC):
     async def averify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
         """One report for one (context, question, answer)."""
 
+    def _check_before_rows(self) -> None:  # noqa: B027 - a hook: a detector with nothing to check keeps it
+        """Raise what would fail every row alike, once for the whole call, before a batch's rows
+        start; a no-op by default."""
+
     # ---- sync façade -------------------------------------------------------------------------
 
     def verify(self, context: str | list[str], answer: str, question: str | None = None) -> Report:
@@ -92,6 +96,7 @@ class Detector(ABC):
         semaphore: what is in flight, not the number of rows, sets what the loop holds."""
         from tqdm import tqdm
 
+        self._check_before_rows()
         limit = self.concurrency if concurrency is None else checked("concurrency", concurrency, AtLeastOne)
         items = list(rows)
         reports: list[Report | None] = [None] * len(items) if keep else []

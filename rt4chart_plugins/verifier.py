@@ -8,7 +8,6 @@ failure becomes a ``failed`` report for that row while every other row is still 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from rt4chart_plugins.config import AtLeastOne, PipelineConfig, checked, options_model
@@ -24,7 +23,7 @@ from rt4chart_plugins.pipeline.aggregate import report_of
 from rt4chart_plugins.pipeline.readings import ContextReadings
 from rt4chart_plugins.pipeline.stages import run_stages
 from rt4chart_plugins.pipeline.state import RunState
-from rt4chart_plugins.types import Report, VerifyInput
+from rt4chart_plugins.types import Report
 
 
 def pipeline_config(options: dict[str, Any]) -> PipelineConfig:
@@ -83,26 +82,15 @@ class Verifier(Detector):
     def prepare(self) -> None:
         self.judge.prepare()
 
-    async def averify_many(
-        self,
-        rows: Iterable[VerifyInput | dict],
-        *,
-        concurrency: int | None = None,
-        on_result: Callable[[int, Report], None] | None = None,
-        progress: bool = False,
-        keep: bool = True,
-    ) -> list[Report]:
-        """:meth:`Detector.averify_many`, with the judge built first: an option it refuses
-        (``timeout=-1``) is one :class:`InvalidInput` for the call, not the same failure in every row."""
+    def _check_before_rows(self) -> None:
+        """The judge, built before a batch's rows: an option it refuses (``timeout=-1``) is one
+        :class:`InvalidInput` for the call, not the same failure in every row."""
         try:
             _ = self.judge
         except InvalidInput:
             raise
         except Exception:  # noqa: BLE001 - a judge that cannot load (a missing model) fails each row, as it says
             pass
-        return await super().averify_many(
-            rows, concurrency=concurrency, on_result=on_result, progress=progress, keep=keep
-        )
 
     @property
     def judge(self) -> Judge:

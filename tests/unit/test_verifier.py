@@ -345,3 +345,16 @@ def test_the_pipeline_options_travel_whole_as_one_value():
         Verifier(pipeline=PipelineConfig(decomposition="llm"))
     with pytest.raises(InvalidInput, match="no RT4CHART pipeline"):
         make_detector("gasp", pipeline=pipeline)
+
+
+def test_a_judge_that_cannot_be_built_for_its_options_fails_a_batch_once():
+    """verify_many builds the judge before the rows: an option it refuses is one InvalidInput for
+    the call; a judge that cannot load for another reason fails each row, saying why."""
+    v = verifier()
+    v._judge = None
+    v.choice = type("Refusing", (), {"build": staticmethod(lambda: (_ for _ in ()).throw(InvalidInput("bad timeout")))})()
+    with pytest.raises(InvalidInput, match="bad timeout"):
+        v.verify_many([{"context": CONTEXT, "answer": "The trial lasts 14 days."}] * 2)
+    v.choice = type("Broken", (), {"build": staticmethod(lambda: (_ for _ in ()).throw(OSError("no model")))})()
+    reports = v.verify_many([{"context": CONTEXT, "answer": "The trial lasts 14 days."}] * 2)
+    assert [r.state for r in reports] == ["failed", "failed"] and "no model" in reports[0].error
