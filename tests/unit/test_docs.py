@@ -33,7 +33,9 @@ An HTML comment on the line just before a fence marks a block that cannot run ev
 
 - ``<!-- docs-test: hf -->``: needs the ``[hf]`` extra (torch and transformers: it builds a tiny
   model with them) and the lab, whose ``rt4chart_lab.hf_toy`` builds it (a fixture, not in the
-  wheel). Skipped when any is missing, run otherwise.
+  wheel). Skipped when any is missing, run otherwise; marked ``slow`` as well (torch's import, a
+  model built, exported and read through the CLI, the lab's speed benchmark), so the fast unit run
+  leaves them to the full run, as the unit tests of ``tests/unit/judges`` cover the judge itself.
 
 - ``<!-- docs-test: slow -->``: runs for tens of seconds (the fault matrix); marked ``slow``, so the
   fast unit run (``scripts/test.sh --fast``) leaves it to the full run.
@@ -346,14 +348,14 @@ def parse_data(block: Block) -> None:
         tomllib.loads(block.body)
 
 
-#: the markers of blocks the fast run leaves to the full one: tens of seconds each, or the lab's
-#: commands over the shared benchmark data
-FULL_RUN_ONLY = {"slow", "lab-data"}
+#: the markers of blocks the fast run leaves to the full one: tens of seconds each, the lab's
+#: commands over the shared benchmark data, or a torch model built and run end to end
+FULL_RUN_ONLY = {"slow", "lab-data", "hf"}
 
 
 def params(blocks: list[Block]) -> list:
-    """The blocks as pytest cases, a ``slow`` or ``lab-data`` block marked ``slow`` so that the fast
-    run deselects it."""
+    """The blocks as pytest cases, a ``slow``, ``lab-data`` or ``hf`` block marked ``slow`` so that
+    the fast run deselects it."""
     return [pytest.param(b, id=b.id, marks=[pytest.mark.slow] if b.markers & FULL_RUN_ONLY else []) for b in blocks]
 
 
