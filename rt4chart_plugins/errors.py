@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -52,6 +51,8 @@ def unknown_options(given: Iterable[str], known: Iterable[str], what: str) -> In
     unknown = sorted(set(given) - set(known))
     if not unknown:
         return None
+    import difflib  # only for a typo's hint: most imports of the errors never need it
+
     hints = []
     for name in unknown:
         close = difflib.get_close_matches(name, known, n=1)

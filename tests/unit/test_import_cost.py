@@ -5,6 +5,10 @@ GASP's scorer and the embedded judge were once most of ``import rt4chart_plugins
 public name ``GaspDetector`` still imports from the package's face. The factory, which the
 adapters and the Ray workers build through, loads GASP only to build a GASP detector; lemminflect
 (a quarter of a second) loads on the first word a claim or a rule asks about.
+
+The package's face goes further: each public name is imported on first use (PEP 562), so
+``import rt4chart_plugins`` alone loads the package's ``__init__`` and little of the standard
+library. Modules are counted here, never timed: a timed test fails on a loaded machine.
 """
 
 from __future__ import annotations
@@ -63,3 +67,42 @@ def test_an_unknown_name_is_still_an_attribute_error():
         rt4chart_plugins.NoSuchThing  # noqa: B018
     with pytest.raises(AttributeError):
         rt4chart_plugins.gasp.NoSuchThing  # noqa: B018
+
+
+#: what the face must not load before a name is asked for: the numerics, the validation library
+#: and everything built on it, the model runtimes and the lemmatiser
+NOT_ON_IMPORT = ("numpy", "pydantic", "onnxruntime", "tokenizers", "lemminflect", "rt4chart_plugins.")
+
+#: standard-library modules the face may bring beyond a bare interpreter's (``typing`` and what it pulls)
+FACE_BUDGET = 8
+
+
+def test_importing_the_package_alone_loads_only_its_face():
+    bare = set(_loaded_after("pass"))
+    loaded = set(_loaded_after("import rt4chart_plugins"))
+    assert sorted(m for m in loaded if m.startswith(NOT_ON_IMPORT)) == []
+    assert "rt4chart_plugins" in loaded
+    assert len(loaded - bare) <= FACE_BUDGET, sorted(loaded - bare)
+
+
+def test_every_public_name_resolves_and_loads_its_home_then():
+    loaded = _loaded_after(
+        "import rt4chart_plugins, sys\n"
+        "assert 'rt4chart_plugins.verifier' not in sys.modules and 'Verifier' in dir(rt4chart_plugins)\n"
+        "for name in rt4chart_plugins.__all__:\n"
+        "    value = getattr(rt4chart_plugins, name)\n"
+        "    assert value.__name__ == name and value.__module__.startswith('rt4chart_plugins.'), name\n"
+        "    assert vars(rt4chart_plugins)[name] is value, name  # kept: the next read is a plain attribute"
+    )
+    assert {"rt4chart_plugins.verifier", "rt4chart_plugins.gasp.detector", "rt4chart_plugins.guard"} <= set(loaded)
+
+
+def test_a_report_shows_the_audit_card_whichever_import_loaded_the_types():
+    """The package hands ``Report`` its notebook card when the types load, not when it is imported:
+    a report read through ``rt4chart_plugins.types`` alone still draws the card."""
+    _loaded_after(
+        "from rt4chart_plugins.types import Report\n"
+        "from rt4chart_plugins.audit.html import report_card\n"
+        "report = Report(label=None, hallucinated=False, score=1.0, state='no_claims', answer='Hi.', judge='x')\n"
+        "assert report._repr_html_() == report_card(report) and 'rt4c card' in report._repr_html_()"
+    )
