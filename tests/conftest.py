@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -70,14 +71,19 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.server)
 
 
-#: a docs block's node id: the page is its scope under ``--dist loadfile``
-_DOCS_BLOCK = re.compile(r"^(tests/unit/test_docs\.py)::test_block\[(.+):\d+\]$")
+#: the docs test: each page's blocks are one unit under ``--dist loadfile``
+_DOCS_TEST = "tests/unit/test_docs.py"
+_DOCS_BLOCK = re.compile(rf"^{re.escape(_DOCS_TEST)}::test_block\[(.+):\d+\]$")
+
+
+def is_page(scope: str) -> bool:
+    return scope.startswith(_DOCS_TEST + "::")
 
 
 def load_scope(nodeid: str) -> str:
     """What one xdist worker runs whole, in order: a test file, or one docs page's blocks."""
     if m := _DOCS_BLOCK.match(nodeid):
-        return f"{m.group(1)}::{m.group(2)}"
+        return f"{_DOCS_TEST}::{m.group(1)}"
     return nodeid.split("::", 1)[0]
 
 
@@ -92,8 +98,18 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadFileScheduling
 
     class PagesApart(LoadFileScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return load_scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            # xdist queues the units by their number of tests, which put the pages (a few blocks,
+            # tens of seconds each) last, one worker left to finish the longest alone
+            if not self.ordered:
+                self.ordered = True
+                self.workqueue = OrderedDict(sorted(self.workqueue.items(), key=lambda unit: not is_page(unit[0])))
+            super()._assign_work_unit(node)
 
     return PagesApart(config, log)
 
