@@ -97,3 +97,22 @@ def test_a_judge_of_ones_own_needs_only_the_top_level():
     assert [c.label for c in report.claims] == [Label.ENT, Label.ENT]
     assert all(isinstance(c, Claim) for c in seen[0].claims)
     assert DecomposeResult(claims=[(0, "x")]).claims == [(0, "x")]
+
+
+def test_type_checkers_see_each_public_name_where_the_face_loads_it_from():
+    """The face imports its names on first use; a type checker reads them from the imports under
+    ``if TYPE_CHECKING:``. Both must name the same module for every public name, or a checker and
+    the running code disagree on what ``from rt4chart_plugins import X`` is."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(rt4chart_plugins.__file__).read_text(encoding="utf-8"))
+    checked = next(
+        node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+    )
+    seen = {
+        alias.name: node.module for node in checked.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    assert seen == rt4chart_plugins._HOMES
+    assert set(seen) == PUBLIC
+    assert PUBLIC <= set(dir(rt4chart_plugins))
