@@ -166,30 +166,38 @@ class RT4ChartGuard(RT4ChartVerifier):
             async for piece in pieces:
                 yield piece
             return
+        cut: Exception | None = None
         try:
             async for _ in pieces:
                 pass
-        except Exception:  # the stream was cut, or failed: the result of what was judged, then the error
-            if guard.result is not None:
-                yield guard.result
-            raise
-        yield guard.result
+        except Exception as exc:  # noqa: BLE001 - said after the result, by _result_then
+            cut = exc
+        for result in _result_then(guard, cut):
+            yield result
 
     def _streamed(self, pieces: Iterator[str], guard: StreamGuard) -> Iterator[Any]:
         if self.output == "text":
             yield from pieces
             return
+        cut: Exception | None = None
         try:
             for _ in pieces:
                 pass
-        except Exception:  # the stream was cut, or failed: the result of what was judged, then the error
-            if guard.result is not None:
-                yield guard.result
-            raise
-        yield guard.result
+        except Exception as exc:  # noqa: BLE001 - said after the result, by _result_then
+            cut = exc
+        yield from _result_then(guard, cut)
 
     def _stream_guard(self) -> StreamGuard:
         return StreamGuard(self.guard_options)
+
+
+def _result_then(guard: StreamGuard, cut: Exception | None) -> Iterator[Any]:
+    """What a result-mode stream ends with, sync or async: the result; or, when the stream was
+    cut or failed, the result of what was judged (if any), then the error."""
+    if cut is None or guard.result is not None:
+        yield guard.result
+    if cut is not None:
+        raise cut
 
 
 class _StreamRow:

@@ -139,3 +139,24 @@ def test_bad_settings_are_refused_when_built():
         RT4ChartGuard(on_error="report")
     with pytest.raises(InvalidInput, match="context"):
         RT4ChartGuard().invoke({"ctx": DOCS, "answer": KEPT})
+
+
+
+def test_a_sync_stream_cut_in_result_mode_gives_what_was_judged_then_the_error():
+    """transform() ends a result-mode stream as astream() does: the result of what was judged,
+    then the error; a whole stream, its result."""
+    def chunks(fail):
+        yield {"context": DOCS}
+        yield {"answer": "The free trial lasts 14 days. "}
+        yield {"answer": "It also"}
+        if fail:
+            raise ConnectionError("x")
+
+    results: list = []
+    with pytest.raises(ConnectionError):
+        for chunk in RT4ChartGuard(output="result").transform(chunks(fail=True)):
+            results.append(chunk)
+    assert len(results) == 1 and results[0].cut_off
+    assert results[0].text == "The free trial lasts 14 days. [cut off]"
+    whole = list(RT4ChartGuard(output="result").transform(chunks(fail=False)))
+    assert len(whole) == 1 and not whole[0].cut_off and whole[0].text.startswith("The free trial lasts 14 days.")
