@@ -277,14 +277,7 @@ def failed_report(row: object, exc: BaseException) -> Report:
     """The report of a row that could not be verified. It must always serialize (a batch writes
     it), so its texts are cleaned and a pydantic error becomes its short readable form."""
     answer = row.answer if isinstance(row, VerifyInput) else row.get("answer") if isinstance(row, dict) else None
-    return Report(
-        label=None,
-        hallucinated=None,
-        score=None,
-        state="failed",
-        answer=clean_text(answer) if isinstance(answer, str) else "",
-        error=clean_text(describe_error(exc)),
-    )
+    return Report.failure(clean_text(describe_error(exc)), answer=clean_text(answer) if isinstance(answer, str) else "")
 
 
 def describe_error(exc: BaseException) -> str:

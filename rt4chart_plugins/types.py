@@ -24,6 +24,12 @@ class Label(str, Enum):
     def __str__(self) -> str:  # so f-strings and the CLI print "ENT", not "Label.ENT"
         return self.value
 
+    @staticmethod
+    def by_precedence(labels: list[Label], precedence: tuple[Label, Label, Label]) -> Label:
+        """Many verdicts as one: the first of ``precedence`` among ``labels``, else its last (the
+        answer's AND-join and the windows' OR-join differ only in that order)."""
+        return next((label for label in precedence[:-1] if label in labels), precedence[-1])
+
 
 class Span(BaseModel):
     """A half-open character range ``[start, end)`` of a text, with the text it covers."""
@@ -217,6 +223,12 @@ class ClaimVerdict(BaseModel):
     grounding: Grounding | None = None  # GASP only: one "claim" per answer sentence
     error: str | None = None
 
+    @classmethod
+    def unjudged(cls, id: int, text: str, sentence_id: int, error: str, **fields: Any) -> ClaimVerdict:
+        """A claim nothing could give a verdict (the judge failed on it, GASP's scorer cut it):
+        listed with ``error`` saying why, never dropped; ``fields``: what is known of it (its span)."""
+        return cls(id=id, text=text, sentence_id=sentence_id, label=None, judged=False, error=error, **fields)
+
 
 class Unclaimed(BaseModel):
     """A stretch of the answer that carries no claim, and why: it is listed, never dropped
@@ -322,6 +334,12 @@ class Report(BaseModel):
     #: adapters): it travels beside ``error``, never serialized, so no reader parses its class
     #: back out of the text
     _failure: BaseException | None = PrivateAttr(default=None)
+
+    @classmethod
+    def failure(cls, error: str | None, **fields: Any) -> Report:
+        """The report of a row that could not be verified, for ``error``: no verdict and no
+        score; ``fields`` are what is known of the row (its answer, the judge, ...)."""
+        return cls(label=None, hallucinated=None, score=None, state="failed", error=error, **fields)
 
     @model_validator(mode="after")
     def _failed_has_no_score(self) -> Report:

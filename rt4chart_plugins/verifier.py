@@ -104,6 +104,7 @@ class Verifier(Detector):
         caller gives up on it (a framework's own timeout cancels the await) the work still running
         in threads stops at its next checkpoint instead of running on."""
         context, answer, question = check_input(context, answer, question, self.config.max_context_chars)
+        question = question.strip() or None if question else None  # a blank question is none
         await asyncio.to_thread(self.judge.prepare)  # a model load is not this sample's cost
         watch = Watch(self.config.deadline)
         token = WATCH.set(watch)  # copied into the tasks and threads the row starts
@@ -114,16 +115,7 @@ class Verifier(Detector):
             if not watch.passed:
                 raise
             watch.cancel()
-            return Report(
-                label=None,
-                hallucinated=None,
-                score=None,
-                state="failed",
-                answer=answer,
-                question=question.strip() or None if question else None,
-                judge=self.judge.name,
-                error=watch.reason(),
-            )
+            return Report.failure(watch.reason(), answer=answer, question=question, judge=self.judge.name)
         except asyncio.CancelledError:
             watch.cancel()
             raise
@@ -162,7 +154,6 @@ class Verifier(Detector):
         return await _aguard(self, context, answer, question, options=given(options, keywords))
 
     async def _verify(self, context: str | list[str], answer: str, question: str | None) -> Report:
-        question = question.strip() or None if question else None
         state = RunState(
             context=context,
             answer=answer,

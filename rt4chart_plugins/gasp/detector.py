@@ -219,17 +219,8 @@ class GaspDetector(Detector):
         for s, f in zip(answer_sentences, scored.features):
             span = Span(start=s.start, end=s.end, text=s.text)
             if f is None:
-                verdicts.append(
-                    ClaimVerdict(
-                        id=s.id,
-                        text=s.text,
-                        sentence_id=s.id,
-                        label=None,
-                        judged=False,
-                        answer_span=span,
-                        error="not scored: cut by the scorer's window",
-                    )
-                )
+                cut = "not scored: cut by the scorer's window"
+                verdicts.append(ClaimVerdict.unjudged(s.id, s.text, s.id, cut, answer_span=span))
                 continue
             r = risk(f, cal.mean, cal.std)
             risks.append(r)

@@ -10,11 +10,7 @@ from rt4chart_plugins.types import AnswerState, ClaimVerdict, Label, Report, Spa
 
 def and_join(labels: list[Label]) -> Label:
     """CON if any claim is contradicted, else NIC if any is baseless, else ENT."""
-    if Label.CON in labels:
-        return Label.CON
-    if Label.NIC in labels:
-        return Label.NIC
-    return Label.ENT
+    return Label.by_precedence(labels, (Label.CON, Label.NIC, Label.ENT))
 
 
 def answer_verdict(claims: list[ClaimVerdict]) -> tuple[Label | None, bool | None, float | None, AnswerState]:
@@ -59,12 +55,8 @@ def report_of(state: RunState) -> Report:
     score, the unfaithful spans), or the failure that stopped it."""
     state.cost.seconds = time.perf_counter() - state.started
     # what a failed run reports too: the inputs as segmented, the notes and the cost
-    common = Report(
-        label=None,
-        hallucinated=None,
-        score=None,
-        state="failed",
-        error=state.failed,
+    common = Report.failure(
+        state.failed,
         answer=state.answer,
         question=state.question,
         answer_sentences=state.answer_sentences,

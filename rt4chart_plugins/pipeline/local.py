@@ -74,11 +74,7 @@ def fit_windows(costs: list[int], size: int, overlap: int, budget: int) -> tuple
 
 def or_join(labels: list[Label]) -> Label:
     """CON if any window contradicts, else ENT if any supports, else NIC."""
-    if Label.CON in labels:
-        return Label.CON
-    if Label.ENT in labels:
-        return Label.ENT
-    return Label.NIC
+    return Label.by_precedence(labels, (Label.CON, Label.ENT, Label.NIC))
 
 
 async def verify_local(state: RunState, windows: list[Window], *, want_phrase: bool) -> Judged:

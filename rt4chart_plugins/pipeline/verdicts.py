@@ -31,15 +31,9 @@ def claim_verdict(state: RunState, claim: Claim) -> tuple[ClaimVerdict, list[Cor
     answer_span = claim_span(claim, sentence)
     corrections: list[Correction] = []
     if judgement is None:
-        unjudged = ClaimVerdict(
-            id=claim.id,
-            text=claim.text,
-            sentence_id=claim.sentence_id,
-            label=None,
-            judged=False,
-            answer_span=answer_span,
-            error=state.unjudged.get(claim.id) or "not judged",
-            local=local,
+        why = state.unjudged.get(claim.id) or "not judged"
+        unjudged = ClaimVerdict.unjudged(
+            claim.id, claim.text, claim.sentence_id, why, answer_span=answer_span, local=local
         )
         return unjudged, corrections
     phrase_span = None

@@ -358,3 +358,15 @@ def test_a_judge_that_cannot_be_built_for_its_options_fails_a_batch_once():
     v.choice = type("Broken", (), {"build": staticmethod(lambda: (_ for _ in ()).throw(OSError("no model")))})()
     reports = v.verify_many([{"context": CONTEXT, "answer": "The trial lasts 14 days."}] * 2)
     assert [r.state for r in reports] == ["failed", "failed"] and "no model" in reports[0].error
+
+
+@pytest.mark.parametrize("asked, kept", [("  How long?  ", "How long?"), ("   ", None)])
+def test_a_row_past_its_deadline_keeps_its_answer_question_and_judge(asked, kept):
+    """The deadline's failed report says what a finished one would: the answer, the question as
+    the pipeline reads it (stripped; blank is none) and the judge."""
+    v = Verifier(_SlowJudge(RULES), deadline=0.05)
+    report = v.verify(context=CONTEXT, answer="The trial lasts 14 days.", question=asked)
+    assert report.state == "failed" and report.error and report.answer == "The trial lasts 14 days."
+    assert report.question == kept and report.judge == v.judge.name
+    finished = verifier().verify(context=CONTEXT, answer="The trial lasts 14 days.", question=asked)
+    assert finished.question == kept
