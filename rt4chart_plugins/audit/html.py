@@ -13,6 +13,7 @@ filters, sorting, search, paging and keyboard navigation work on every row.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,28 +86,34 @@ def page_head(title: str) -> str:
 PAGE_END = f"<script>{JS}</script></body></html>\n"
 
 
-def html_parts(
-    reports: Any,
-    *,
-    title: str = "RT4CHART audit",
-    settings: dict[str, Any] | None = None,
-    metrics: list[dict[str, Any]] | None = None,
-    by: list[str] | None = None,
-    baseline: Any = None,
-    compress: bool | None = None,
-) -> Iterator[str]:
+@dataclass(frozen=True)
+class Page:
+    """What a page is made with besides its rows, as one value: :func:`render_html` names each."""
+
+    title: str = "RT4CHART audit"
+    settings: dict[str, Any] | None = None
+    metrics: list[dict[str, Any]] | None = None
+    by: list[str] | None = None
+    baseline: Any = None
+    compress: bool | None = None
+
+
+def html_parts(reports: Any, page: Page | None = None, **options: Any) -> Iterator[str]:
     """The page in parts, to join or to write as they come (a large run never sits in memory
-    whole). See :func:`render_html`."""
+    whole). ``page``, or its fields as keywords: see :func:`render_html`."""
+    if page is not None and options:
+        raise TypeError("html_parts takes a Page or its fields as keywords, not both")
+    page = Page(**options) if page is None else page
     rows = as_rows(reports)
-    summary = summarize(rows, settings=settings, metrics=metrics, by=by)
+    summary = summarize(rows, settings=page.settings, metrics=page.metrics, by=page.by)
     changes: dict[str, RowDiff] = {}
-    if baseline is not None:
+    if page.baseline is not None:
         from rt4chart_plugins.audit.diff import diff_reports
 
-        changes = {d.after.id: d for d in diff_reports(baseline, rows).rows if d.after is not None}
-    yield page_head(title)
-    yield render_summary(summary, title)
-    yield _controls(rows, summary, baseline=baseline is not None)
+        changes = {d.after.id: d for d in diff_reports(page.baseline, rows).rows if d.after is not None}
+    yield page_head(page.title)
+    yield render_summary(summary, page.title)
+    yield _controls(rows, summary, baseline=page.baseline is not None)
     entries: list[dict[str, Any]] = []
 
     def markups() -> Iterator[str]:
@@ -115,7 +122,7 @@ def html_parts(
             entries.append(index_entry(row, steps, changes.get(row.id)))
             yield render_row(row, i, changes.get(row.id))
 
-    yield from rows_section(markups(), entries, len(rows), step="li.claim.flagged", compress=compress)
+    yield from rows_section(markups(), entries, len(rows), step="li.claim.flagged", compress=page.compress)
     yield PAGE_END
 
 
@@ -136,11 +143,8 @@ def render_html(
     same rows (what :func:`~rt4chart_plugins.audit.diff.diff_reports` takes): each row then shows
     its change and the page sorts by it; ``compress``: rows past the first page compressed (default:
     past 1,000 rows)."""
-    return "".join(
-        html_parts(
-            reports, title=title, settings=settings, metrics=metrics, by=by, baseline=baseline, compress=compress
-        )
-    )
+    page = Page(title=title, settings=settings, metrics=metrics, by=by, baseline=baseline, compress=compress)
+    return "".join(html_parts(reports, page))
 
 
 def write_parts(parts: Iterator[str], path: str | Path) -> Path:
@@ -177,4 +181,5 @@ __all__ = [
     "anchor",
     "row_confidence",
     "html_parts",
+    "Page",
 ]

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from rt4chart_plugins.audit import load_results
-from rt4chart_plugins.audit.html import anchor, render_html, report_card, write_html
+from rt4chart_plugins.audit.html import Page, anchor, html_parts, render_html, report_card, write_html
 from rt4chart_plugins.audit.summary import summarize
 from rt4chart_plugins.audit.rows import as_rows
 from rt4chart_plugins.errors import InvalidInput
@@ -227,3 +227,16 @@ def test_a_claim_a_rule_decided_says_which_check_and_what_the_judge_had_said(aud
     text = " ".join(parse(render_html(audit_rows)).text)
     assert "Decided by the contrast check (quantifier)" in text  # the policy's "all users"
     assert "Decided by the records check (yes/no field)" in text  # "has TVs" against HasTV False
+
+
+def test_a_page_is_made_the_same_from_its_keywords_or_one_page_value(tmp_path, audit_rows):
+    """render_html's keywords, write_html's and html_parts' Page are one set of options."""
+    page = Page(title="Run 7 <audit>", settings={"judge": "trained"}, compress=False)
+    whole = render_html(audit_rows, title="Run 7 <audit>", settings={"judge": "trained"}, compress=False)
+    assert "".join(html_parts(audit_rows, page)) == whole and "Run 7 &lt;audit&gt;" in whole
+    written = write_html(audit_rows, tmp_path / "a.html", title="Run 7 <audit>", settings={"judge": "trained"}, compress=False)
+    assert written.read_text(encoding="utf-8") == whole
+    with pytest.raises(TypeError, match="not both"):
+        list(html_parts(audit_rows, page, title="other"))
+    with pytest.raises(TypeError):
+        write_html(audit_rows, tmp_path / "b.html", titel="typo")
