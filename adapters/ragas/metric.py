@@ -8,6 +8,7 @@ does for its own metrics; the metric keeps every typed report (``reports_for(res
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 import logging
@@ -27,7 +28,7 @@ from rt4chart_plugins.adapters.common.verifier import build_verifier, judge_from
 from rt4chart_plugins.adapters.ragas.judge import wrap
 
 from rt4chart_plugins.detector import Detector
-from rt4chart_plugins.errors import JudgeError
+from rt4chart_plugins.errors import InvalidInput, JudgeError
 from rt4chart_plugins.types import Report
 
 #: name of the child run that carries the claim-level report in ragas traces
@@ -36,6 +37,9 @@ TRACE_NAME = "rt4chart_report"
 FIELDS = Fields(context="retrieved_contexts", answer="response")
 
 #: the adapter's logger, under the name users configure: ``rt4chart_plugins.adapters.ragas``
+#: the decompositions only an LLM judge writes: a metric built with one and no judge waits for ragas' llm
+_LLM_DECOMPOSITIONS = ("llm", "holistic")
+
 logger = logging.getLogger(__package__)
 
 
@@ -110,13 +114,21 @@ class RT4ChartFaithfulness(SingleTurnMetric):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._verifier = build_verifier(
-            judge_from(self.judge, llm=self.llm),
-            wrap,
-            judge_kwargs=self.judge_kwargs,
-            concurrency=self.concurrency,
-            **self.options,
+        judge = judge_from(self.judge, llm=self.llm)
+        #: why this metric cannot score without ``evaluate(llm=...)``: built with no judge, and with
+        #: options only an LLM judge takes (``decomposition="llm"``), it waits for ragas' llm
+        self._needs_llm: InvalidInput | None = None
+        build = functools.partial(
+            build_verifier, wrap=wrap, judge_kwargs=self.judge_kwargs, concurrency=self.concurrency
         )
+        try:
+            self._verifier = build(judge, **self.options)
+        except InvalidInput as exc:
+            if judge is not None or self.options.get("decomposition") not in _LLM_DECOMPOSITIONS:
+                raise
+            # every other option checked now, on the offline default; the decomposition when ragas' llm comes
+            self._verifier = build(None, **{k: v for k, v in self.options.items() if k != "decomposition"})
+            self._needs_llm = InvalidInput(f"{exc}; or give this metric an LLM: evaluate(llm=...), or judge=/llm=")
         self._reports: dict[str, Report] = {}
         #: the rows of the current ``evaluate()`` that scored NaN: no claim could be judged, the
         #: row could not be verified, or ragas cut it at ``RunConfig.timeout``
@@ -142,6 +154,8 @@ class RT4ChartFaithfulness(SingleTurnMetric):
         self._rows = _row_indices(evaluating.get("dataset")) if evaluating else {}
         llm = _evaluate_llm()
         if llm is None:
+            if self._needs_llm is not None:
+                raise self._needs_llm
             return
         if self.judge is None and self.llm is None and self.options.get("method", "rt4chart") == "rt4chart":
             self._run_verifier = build_verifier(
@@ -158,6 +172,8 @@ class RT4ChartFaithfulness(SingleTurnMetric):
 
     @property
     def _active(self) -> Detector:
+        if self._run_verifier is None and self._needs_llm is not None:
+            raise self._needs_llm
         return self._run_verifier or self._verifier
 
     async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:

@@ -7,6 +7,8 @@ import math
 
 import pytest
 
+from rt4chart_plugins import InvalidInput
+
 pytest.importorskip("ragas")
 
 from adapter_helpers import (  # noqa: E402
@@ -175,10 +177,17 @@ def test_the_llm_given_to_evaluate_judges_a_metric_built_without_a_judge(caplog)
     report = metric.reports_for(result)[0]
     assert report.judge.startswith("ragas:LangchainLLMWrapper")
     check_scripted_report(report)
-    assert _evaluate(metric, [GOOD]).to_pandas()[NAME].tolist() == [1.0]  # no llm given: its own default again
-    assert metric.reports_for(_evaluate(metric, [GOOD]))[0].judge.startswith("trained-")
+    # no llm given: its own default, the trained verifier, reads clauses: the llm decomposition the
+    # options ask for is refused, with what to give, never silently dropped
+    with pytest.raises(InvalidInput, match=r"ignores decomposition='llm'.*evaluate\(llm=\.\.\.\)"):
+        _evaluate(metric, [GOOD])
+    with pytest.raises(InvalidInput, match="window_size"):  # every other option is still checked when built
+        RT4ChartFaithfulness(options={**options, "window_size": 0})
+    plain = RT4ChartFaithfulness(options={"sub_sentence_spans": False})
+    assert _evaluate(plain, [GOOD]).to_pandas()[NAME].tolist() == [1.0]
+    assert plain.reports_for(_evaluate(plain, [GOOD]))[0].judge.startswith("trained-")
 
-    own = RT4ChartFaithfulness(judge="trained", options=options)
+    own = RT4ChartFaithfulness(judge="trained", options={"sub_sentence_spans": False})
     with caplog.at_level("WARNING", logger="rt4chart_plugins.adapters.ragas"):
         for _ in range(2):
             result = _evaluate(own, [GOOD], llm=_scripted_langchain_llm())
