@@ -159,7 +159,7 @@ def cmd_model(args: argparse.Namespace) -> int:
 
 def _cmd_hf_model(args: argparse.Namespace, repo: str) -> int:
     """``rt4chart model pull|path|export hf:REPO``: a Hugging Face verifier pulled and pinned, found, or
-    exported to ONNX (rt4chart_plugins/models/hf.py, rt4chart_plugins/models/hf_export.py)."""
+    exported to ONNX (rt4chart_plugins/models/hf.py, rt4chart_plugins/model_export.py)."""
     from rt4chart_plugins.models import hf as hub
 
     if args.action == "pull":
@@ -170,7 +170,7 @@ def _cmd_hf_model(args: argparse.Namespace, repo: str) -> int:
     elif args.action == "path":
         print(hub.locate(repo)[0])
     elif args.action == "export":
-        from rt4chart_plugins.models.hf_export import export
+        from rt4chart_plugins.model_export import export
 
         folder, meta = export(repo, args.out, int8=args.int8)
         check = ", ".join(f"{k} {v:.2g}" for k, v in meta["check"].items())

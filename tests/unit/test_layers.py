@@ -23,12 +23,10 @@ FLOORS = {
     "rt4chart_plugins.text": 1, "rt4chart_plugins.llama_runtime": 1,
     "rt4chart_plugins.rules": 2, "rt4chart_plugins.claims": 2,
     "rt4chart_plugins.judges": 3,
-    # the ONNX exporter lives with the pullers but loads a model through the hf judge's runtime
-    "rt4chart_plugins.models.hf_export": 3,
     "rt4chart_plugins.pipeline": 4,
     "rt4chart_plugins.detector": 5, "rt4chart_plugins.verifier": 5, "rt4chart_plugins.gasp": 5,
     "rt4chart_plugins.guard": 5, "rt4chart_plugins.factory": 5,
-    "rt4chart_plugins.render": 6, "rt4chart_plugins.batch": 6,
+    "rt4chart_plugins.render": 6, "rt4chart_plugins.batch": 6, "rt4chart_plugins.model_export": 6,
     "rt4chart_plugins.cli_options": 6, "rt4chart_plugins.guard_command": 6, "rt4chart_plugins.cli": 6,
     "rt4chart_plugins.distributed": 6, "rt4chart_plugins.runs": 6,
     "rt4chart_plugins.adapters": 6, "rt4chart_plugins.audit": 6, "rt4chart_plugins": 6,

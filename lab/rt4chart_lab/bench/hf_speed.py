@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from rt4chart_plugins.judges.hf.runtime import load, read_card
-from rt4chart_plugins.models.hf_export import export
+from rt4chart_plugins.model_export import export
 from rt4chart_lab.hf_toy import build_model
 
 WORDS = ("the free trial lasts days only new users whose identity has been verified can extend it once by "

@@ -25,7 +25,7 @@ from rt4chart_plugins import InvalidInput, ModelNotAvailable, Verifier, make_jud
 from rt4chart_plugins.cli import main  # noqa: E402
 from rt4chart_plugins.judges.hf import HFJudge  # noqa: E402
 from rt4chart_plugins.models import hf as hub  # noqa: E402
-from rt4chart_plugins.models.hf_export import FP32_TOLERANCE, export  # noqa: E402
+from rt4chart_plugins.model_export import FP32_TOLERANCE, export  # noqa: E402
 from rt4chart_plugins.judges.hf.labels import label_map  # noqa: E402
 from rt4chart_lab.hf_toy import build_model  # noqa: E402
 from rt4chart_plugins.judges.registry import judge_options  # noqa: E402
