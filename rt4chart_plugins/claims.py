@@ -98,7 +98,8 @@ def asserted_span(sentence: str) -> tuple[int, int] | None:
     if CLOSING.search(sentence) and len(sentence.split()) <= 25:
         return None
     pieces = _pieces(sentence)
-    free = [bool(no_claim_reason(sentence[a:b])) for a, b in pieces]
+    # each clause read without the separator that ends it: "I don't know;" is "I don't know"
+    free = [bool(no_claim_reason(sentence[a:b].strip().rstrip(",;:–—-").rstrip())) for a, b in pieces]
     kept = [k for k, f in enumerate(free) if not f]
     if not kept:
         return None

@@ -157,3 +157,13 @@ def test_an_abstention_means_the_same_to_a_judge_that_decomposes(decomposition):
                              answer="The policy does not mention pricing, but the free trial lasts 14 days.")
     assert [c.text.rstrip(".") for c in report.claims] == ["the free trial lasts 14 days"]
     assert report.label == "ENT" and [u.reason for u in report.unclaimed] == ["abstention"]
+
+
+@pytest.mark.parametrize("sentence", [
+    "I don't know; the leaflet doesn't say when the shop opens.",
+    "I'm not sure, the listing doesn't mention parking.",
+    "The leaflet says nothing about parking; I don't know.",
+])
+def test_a_sentence_whose_every_clause_abstains_carries_no_claim(sentence):
+    # each clause is read without the separator that ends it ("I don't know;" is "I don't know")
+    assert asserted_span(sentence) is None
