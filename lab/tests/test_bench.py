@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from scripted_judge import ScriptedJudge
 
-import rt4chart_plugins.verifier as verifier_module
 from rt4chart_plugins import InvalidInput, Verifier, cli
+from rt4chart_plugins.judges.entries import JudgeChoice
 from rt4chart_lab import metrics
 from rt4chart_lab.data.datasets import (
     GoldSpan,
@@ -353,7 +353,7 @@ def _data_dir(tmp_path):
 
 def test_cli_bench_end_to_end_with_a_scripted_judge(tmp_path, monkeypatch, capsys):
     judge = ScriptedJudge(RULES)
-    monkeypatch.setattr(verifier_module, "make_judge", lambda *a, **k: judge)
+    monkeypatch.setattr(JudgeChoice, "build", lambda self: judge)  # the judge the registry would build
     data = _data_dir(tmp_path)
     argv = ["bench", "--dataset", "ragtruth", "--subset", str(data / "ids.txt"), "--data-dir", str(data),
             "--systems", "rt4chart,rt4chart-sentence,flag-all", "--run", "t", "--out", str(tmp_path / "results"), "-q"]
@@ -390,7 +390,7 @@ def test_cli_bench_subset_all_reads_every_row_of_the_split(tmp_path, capsys):
 
 def test_cli_bench_wice_with_a_scripted_judge(tmp_path, monkeypatch, capsys):
     judge = ScriptedJudge({"14 days": ("14 days", None)})
-    monkeypatch.setattr(verifier_module, "make_judge", lambda *a, **k: judge)
+    monkeypatch.setattr(JudgeChoice, "build", lambda self: judge)  # the judge the registry would build
     d = tmp_path / "data"
     (d / "wice").mkdir(parents=True)
     (d / "wice" / "dev.jsonl").write_text(

@@ -13,8 +13,8 @@ from rt4chart_lab.data import first_user
 from rt4chart_lab.data.first_user import FAITHFUL, GROUPS, HALLUCINATED, INVENTED, FirstUserRow, load_first_user
 from scripted_judge import ScriptedJudge
 
-import rt4chart_plugins.verifier as verifier_module
 from rt4chart_plugins import InvalidInput, cli
+from rt4chart_plugins.judges.entries import JudgeChoice
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = load_first_user()
@@ -162,7 +162,7 @@ def test_a_slice_end_to_end_with_a_scripted_judge(tmp_path, monkeypatch, capsys)
     subset.write_text("\n".join(ids) + "\n", encoding="utf-8")
     # ENT where a claim says 14 days, CON where it says 30, NIC otherwise: the paraphrase is missed
     judge = ScriptedJudge({"14 days": ("trial lasts 14 days", None), "30 days": (None, "trial lasts 14 days")})
-    monkeypatch.setattr(verifier_module, "make_judge", lambda *a, **k: judge)
+    monkeypatch.setattr(JudgeChoice, "build", lambda self: judge)  # the judge the registry would build
     argv = ["bench", "--dataset", "first-user", "--subset", str(subset), "--run", "t",
             "--out", str(tmp_path / "r"), "-q"]
     assert cli.main(argv) == 0
