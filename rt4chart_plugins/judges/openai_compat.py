@@ -31,7 +31,7 @@ from rt4chart_plugins.config import AtLeastOne, Seconds, checked
 from rt4chart_plugins.errors import InvalidInput, InvalidReply, MissingExtra
 from rt4chart_plugins.judges.base import VerifyRequest, VerifyResult
 from rt4chart_plugins.judges.chat import ChatJudge
-from rt4chart_plugins.judges.chat.transport import ChatReply, content_text, within
+from rt4chart_plugins.judges.chat.transport import ChatReply, content_text, token_count, within
 from rt4chart_plugins.judges.openai_readout import TOP_LOGPROBS, verify_by_premise, yes_probability
 from rt4chart_plugins.judges.prompts import prompt_messages
 from rt4chart_plugins.types import Cost
@@ -190,9 +190,8 @@ class OpenAIJudge(ChatJudge):
         )
         choice = _first_choice(self.name, resp)
         used = getattr(resp, "usage", None)  # counts read as every reply's are: a NaN or a negative one is 0
-        counted = ChatReply("", getattr(used, "prompt_tokens", 0), getattr(used, "completion_tokens", 0))
-        cost.prompt_tokens += counted.prompt_tokens
-        cost.completion_tokens += counted.completion_tokens
+        cost.prompt_tokens += token_count(getattr(used, "prompt_tokens", 0))
+        cost.completion_tokens += token_count(getattr(used, "completion_tokens", 0))
         content = getattr(getattr(choice, "logprobs", None), "content", None) or []
         first = (getattr(content[0], "top_logprobs", None) or []) if content else []
         top = [(str(t.token), float(t.logprob)) for t in first]

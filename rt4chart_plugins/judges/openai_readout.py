@@ -26,7 +26,7 @@ from rt4chart_plugins.claims import by_sentence, judged_text
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.errors import InvalidReply, JudgeError
 from rt4chart_plugins.judges.base import VerifyRequest, VerifyResult
-from rt4chart_plugins.judges.cache import JudgeCache, cache_key
+from rt4chart_plugins.judges.cache import JudgeCache
 from rt4chart_plugins.judges.prompts import READOUT_NO, READOUT_YES
 from rt4chart_plugins.types import Cost
 
@@ -75,15 +75,7 @@ async def verify_by_premise(
     question = premise_question(request.sentences, request.question)
 
     async def read(text: str, premise: str) -> tuple[float, float]:
-        key = cache_key(
-            name,
-            premise_read.SYSTEM,
-            premise_read.ASK_SUPPORT,
-            premise_read.ASK_COMPATIBLE,
-            premise,
-            text,
-            "premise-read",
-        )
+        key = premise_read.reading_key(name, text, premise)
         if cache is not None and (hit := cache.get(key)) is not None:
             cost.cache_hits += 1
             return float(hit[0]), float(hit[1])

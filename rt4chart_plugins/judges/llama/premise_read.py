@@ -159,15 +159,22 @@ class PremiseReader:
         return PairReading(p_support, p_compatible, p_conflict, three)
 
 
+def reading_key(model: str, claim: str, premise: str) -> str:
+    """The cache key of one pair's two readings by ``model``: the instructions are in it, so that a
+    changed prompt is never read from an old entry. Both premise reads (in-process and through an
+    endpoint) store their readings under it."""
+    from rt4chart_plugins.judges.cache import cache_key
+
+    return cache_key(model, SYSTEM, ASK_SUPPORT, ASK_COMPATIBLE, premise, claim, "premise-read")
+
+
 def cached_reading(reader: PremiseReader, cache: Any, claim: str, premise: str, cost: Cost) -> tuple[float, float]:
     """(P(supported), P(both can be true)) of one pair, from ``cache`` (a
     :class:`~rt4chart_plugins.judges.cache.JudgeCache`, or None) when read before. The key is the
     model, the instructions and the pair, so that a changed prompt is never read from an old
     entry; only finite readings are stored, and one that is not raises :class:`JudgeError`."""
-    from rt4chart_plugins.judges.cache import cache_key
-
     reader.load()
-    key = cache_key(reader.name, SYSTEM, ASK_SUPPORT, ASK_COMPATIBLE, premise, claim, "premise-read")
+    key = reading_key(reader.name, claim, premise)
     if cache is not None and (hit := cache.get(key)) is not None:
         cost.cache_hits += 1
         return float(hit[0]), float(hit[1])
