@@ -36,10 +36,10 @@ TRACE_NAME = "rt4chart_report"
 #: what ragas calls a row's context and answer, as a failed row's reason names them
 FIELDS = Fields(context="retrieved_contexts", answer="response")
 
-#: the adapter's logger, under the name users configure: ``rt4chart_plugins.adapters.ragas``
 #: the decompositions only an LLM judge writes: a metric built with one and no judge waits for ragas' llm
 _LLM_DECOMPOSITIONS = ("llm", "holistic")
 
+#: the adapter's logger, under the name users configure: ``rt4chart_plugins.adapters.ragas``
 logger = logging.getLogger(__package__)
 
 
