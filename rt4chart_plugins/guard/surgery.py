@@ -149,10 +149,9 @@ def _cut_sentence(edit: Edit, s0: int, s1: int, spans: list[tuple[int, int]]) ->
             if not _kept_words(text, y, b1, cuts):  # the sentence's last clause went
                 _unsubordinate(edit, b0, x)
             joiner = _JOINER_BEFORE.search(text, b0, x)
-            sep = joiner or _SEPARATOR_BEFORE.search(text, b0, x)
             if joiner:
                 x = joiner.start()
-            elif sep:
+            elif sep := _SEPARATOR_BEFORE.search(text, b0, x):
                 x = sep.start()
                 after = _COMMA_AFTER.match(text, y, b1)
                 if "," in sep.group() and after:  # an inserted clause goes with both its commas
