@@ -31,9 +31,9 @@ from rt4chart_lab.bench.systems import System, select
 
 
 #: what ``--dataset`` selects
-DATASETS = ("ragtruth", "wice", "records", "pairs", "first-user", "extra")
+DATASETS = ("ragtruth", "wice", "records", "pairs", "first-user", "everyday-tune", "extra")
 #: the hand-written sets of the lab: no shared data, no splits, a subset is a file of item ids
-HAND_WRITTEN = {"pairs": "minimal pairs", "first-user": "first-user items"}
+HAND_WRITTEN = {"pairs": "minimal pairs", "first-user": "first-user items", "everyday-tune": "everyday tuning items"}
 
 
 def default_run_name(dataset: str, subset: str | None, split: str | None, limit: int | None) -> str:
@@ -95,6 +95,9 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     elif dataset == "first-user":  # hand-written, in the lab, held out: never trained or tuned on
         root = str(first_user.PATH)
         rows = _hand_written(dataset, first_user.load_first_user(), subset, split, limit)
+    elif dataset == "everyday-tune":  # hand-written, in the lab, first-user's schema: the set to tune on
+        root = str(first_user.TUNE_PATH)
+        rows = _hand_written(dataset, first_user.load_first_user(first_user.TUNE_PATH), subset, split, limit)
     elif dataset == "ragtruth":
         root = resolve_data_dir(data_dir)
         rows = load_ragtruth(root, subset, split=split, limit=limit)
@@ -109,7 +112,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         root = resolve_data_dir(data_dir)
         rows = load_wice(root, subset, limit=limit)
     # records and extra have RAGTruth's row form
-    scored_as = dataset if dataset in ("wice", "pairs", "first-user") else "ragtruth"
+    scored_as = "first-user" if dataset == "everyday-tune" else dataset  # the tuning set is scored as first-user
+    scored_as = scored_as if scored_as in ("wice", "pairs", "first-user") else "ragtruth"
     chosen = select(systems, scored_as)
     judge_kwargs = judge_kwargs or {}
     base_config = base_config or {}
@@ -161,13 +165,26 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         },
         "systems": results,
     }
-    table = write_report(run_dir, summary)
+    table = _write_report(run_dir, summary, scored_as)
     if any(s.served for s in chosen):
         table += "\n" + served_table(results) + "\n"
     note = write_plot(run_dir, summary)
     if note:
         table += f"\n{note}\n"
     return summary, table, stats
+
+
+def _write_report(run_dir: Path, summary: dict, scored_as: str) -> str:
+    """``write_report``, whose table is chosen by the dataset's name: a set scored as another (the
+    everyday tuning set, as first-user) gets that set's table, under its own name."""
+    dataset = summary["meta"]["dataset"]
+    if scored_as in (dataset, "ragtruth"):
+        return write_report(run_dir, summary)
+    table = write_report(run_dir, {**summary, "meta": {**summary["meta"], "dataset": scored_as}})
+    table = table.replace("### First-user set", f"### {dataset} (scored as the first-user set)", 1)
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "table.md").write_text(table, encoding="utf-8")
+    return table
 
 
 def _endpoint(judge: str | None, judge_kwargs: dict[str, Any], stack: contextlib.ExitStack) -> Endpoint:
@@ -203,11 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="records: hand-written answers about generated business records (a Data2txt-style dev "
                         "set; --subset dev, blind or both); pairs: hand-written minimal pairs (never trained on); "
                         "first-user: hand-written answers over everyday contexts, per group (invented facts, "
-                        "abstentions, paraphrases; held out, never trained on); "
+                        "abstentions, paraphrases; held out, never trained on); everyday-tune: the same over other "
+                        "contexts, the set to tune and fit on; "
                         "extra: the human-annotated sets of extra/, to choose candidates on")
     b.add_argument("--subset", help="test-150 | dev-60 | all | PATH to a file of ids (RAGTruth default: test-150; "
-                                    "WiCE default: all claims; pairs, first-user: all items; extra: a set's name, several "
-                                    "comma-separated, or all)")
+                                    "WiCE default: all claims; pairs, first-user, everyday-tune: all items; "
+                                    "extra: a set's name, several comma-separated, or all)")
     b.add_argument("--split", choices=["train", "test"], help="RAGTruth: keep only rows of this split")
     b.add_argument("--limit", type=int, help="only the first N selected rows (extra: a seeded sample of N rows of "
                                              "each set)")

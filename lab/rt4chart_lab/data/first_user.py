@@ -6,6 +6,9 @@ restatements; plain contradictions.
 Written before any judge was tuned for it and never run through one while it was written; never
 train on it. The training sources read RAGTruth train rows, ``extra/``, ``nli/`` and the reader
 labels, never this folder's hand-written sets (``lab/tests/test_first_user.py`` checks it).
+
+``TUNE_PATH`` (``everyday_tune.jsonl``, ``EVERYDAY_TUNE.md``): an independent set of the same schema over
+other everyday contexts, the one judges may be tuned and fitted on; load it with ``load_first_user(TUNE_PATH)``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PATH = Path(__file__).resolve().parent / "first_user.jsonl"
+#: the everyday tuning set: same schema, groups and labels, other contexts; tune and fit on this one
+TUNE_PATH = Path(__file__).resolve().parent / "everyday_tune.jsonl"
 #: the answer-level gold; NONE: the answer carries no claim (a pure abstention)
 LABELS = ("ENT", "CON", "NIC", "NONE")
 #: the groups whose answers add a fact the context lacks (all NIC)
