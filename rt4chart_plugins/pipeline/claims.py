@@ -68,10 +68,23 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
             part.notes.append("holistic decomposition returned no claim; fell back to one claim per sentence")
             pairs = [(s.id, s.text) for s in checkable]
     text_of = {s.id: s.text for s in checkable}
+    doubted = after_abstention(sentences, part.unclaimed)
     part.claims = [
-        Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, "")) for i, (sid, text) in enumerate(pairs)
+        Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, ""), after_abstention=sid in doubted)
+        for i, (sid, text) in enumerate(pairs)
     ]
     return part
+
+
+def after_abstention(sentences: list[Sentence], unclaimed: list[Unclaimed]) -> set[int]:
+    """The ids of the answer sentences that assert right after the answer said the context lacks
+    something: in the same sentence ("The listing doesn't say, but the deposit is …") or in the
+    sentence just before ("Pets aren't mentioned. Still, the hotel charges …"). The answerer's own
+    words say the context did not give it this, so a judge may ask more of its support."""
+    abstaining = {u.sentence_id for u in unclaimed if u.reason == "abstention"}
+    ids = [s.id for s in sentences]
+    before = {b: a for a, b in zip(ids, ids[1:])}
+    return {s.id for s in sentences if s.id in abstaining or before.get(s.id) in abstaining}
 
 
 def asserted(sentences: list[Sentence]) -> tuple[list[Sentence], list[Unclaimed]]:

@@ -32,7 +32,9 @@ from rt4chart_plugins.types import Claim, Cost, Judgement, Label, Sentence, Sign
 CLAUSE_MARGIN = 0.15
 #: a clause in doubt (a rule contradicted its sentence) keeps its support only if, read alone, the
 #: decision finds it more likely supported than not, whatever the threshold: the sentence it came
-#: from is already known to be wrong somewhere, and a short clause clears a low bar on shared words
+#: from is already known to be wrong somewhere, and a short clause clears a low bar on shared words.
+#: An assertion that follows the answer's own abstention ("The listing doesn't say, but …") is in
+#: doubt too: the answerer says the context did not give it this, so it needs the same support
 DOUBT_FLOOR = 0.5
 #: a clause of a supported sentence is read on its own when the words it adds to the context weigh
 #: this much (:meth:`~rt4chart_plugins.rules.novelty.Lexicon.weight`: about two words of middling
@@ -128,6 +130,7 @@ class Reading:
                 id=g[0].id,
                 text=judged_text(g),
                 sentence_id=g[0].sentence_id,
+                after_abstention=g[0].after_abstention,
             )
             for g in groups
         ]
@@ -179,7 +182,8 @@ class Reading:
         """One claim's (or one sentence's) judgement from its encoder logits and its premise. A
         CON's refuting sentence is chosen afterwards, sentence by sentence (:meth:`_cite`)."""
         (p_ent, p_con, p_nic), signals = self.read(self.loaded, claim.text, premise, premises, lg)
-        label = label_of(p_ent, p_con, p_nic, self.threshold)
+        bar = max(self.threshold, DOUBT_FLOOR) if claim.after_abstention else self.threshold
+        label = label_of(p_ent, p_con, p_nic, bar)
         scores = premise.scores
         ranked = premise.ranked()
         if label == Label.ENT:
@@ -200,6 +204,11 @@ class Reading:
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             signals=signals,
         )
+        if self.threshold <= p_ent < bar:  # the floor decided it: say so, or the numbers read as ENT
+            judgement.reason = (
+                f"The answer says the context lacks this, and the context's support for it "
+                f"(P(ENT) {p_ent:.2f}) is below the {bar:g} asked of what follows an abstention."
+            )
         if self.explain is not None:
             self.explain(judgement)
         return judgement

@@ -54,3 +54,31 @@ def test_what_a_judge_hands_in_decides_the_labels_and_the_reason():
     assert cost.judge_calls == 1  # the two pairs in one encoder call
     strict = Reading(loaded, 0.95, always_supported).verify(_request(), Cost())  # the threshold is the judge's
     assert all(j.label != Label.ENT for j in strict.judgements)
+
+
+def _doubted_request(after_abstention: bool) -> VerifyRequest:
+    sentences = [Sentence(id=i, text=t, start=0, end=len(t)) for i, t in enumerate(CONTEXT)]
+    claims = [Claim(id=0, text="It includes email support.", sentence_id=0, after_abstention=after_abstention)]
+    return VerifyRequest(mode="local", sentences=sentences, claims=claims)
+
+
+def test_what_follows_the_answers_own_abstention_needs_more_than_the_threshold():
+    """"The page doesn't say, but …": the answerer says the context did not give it this, so its
+    support must reach DOUBT_FLOOR, not only the threshold; the reason says why it was flagged."""
+    from rt4chart_plugins.judges.trained.reading import DOUBT_FLOOR
+
+    loaded = TrainedJudge()._load()
+
+    def middling(loaded, text, premise, premises, logits):
+        return (0.3, 0.1, 0.6), Signals(encoder={Label.ENT: 0.3}, coverage=0.5)
+
+    plain = Reading(loaded, 0.15, middling).verify(_doubted_request(False), Cost()).judgements[0]
+    doubted = Reading(loaded, 0.15, middling).verify(_doubted_request(True), Cost()).judgements[0]
+    assert 0.15 <= 0.3 < DOUBT_FLOOR
+    assert plain.label == Label.ENT and plain.reason is None
+    assert doubted.label == Label.NIC and "abstention" in doubted.reason and "0.30" in doubted.reason
+
+    def confident(loaded, text, premise, premises, logits):
+        return (0.8, 0.1, 0.1), Signals(encoder={Label.ENT: 0.8}, coverage=1.0)
+
+    assert Reading(loaded, 0.15, confident).verify(_doubted_request(True), Cost()).judgements[0].label == Label.ENT

@@ -167,3 +167,21 @@ def test_an_abstention_means_the_same_to_a_judge_that_decomposes(decomposition):
 def test_a_sentence_whose_every_clause_abstains_carries_no_claim(sentence):
     # each clause is read without the separator that ends it ("I don't know;" is "I don't know")
     assert asserted_span(sentence) is None
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("The page does not mention parking, but the free trial lasts 14 days.", [True]),
+    ("The page does not mention parking. The free trial lasts 14 days.", [True]),
+    ("The free trial lasts 14 days. The page does not mention parking.", [False]),
+    ("The free trial lasts 14 days. It includes email support.", [False, False]),
+    ("The page does not mention parking. The trial lasts 14 days. It includes email support.", [True, False]),
+])
+def test_a_claim_that_follows_the_answers_own_abstention_is_marked(answer, doubted):
+    """The claims stage marks what an answer asserts right after saying the context lacks something
+    (in the same sentence or the one before): a judge may ask more of its support."""
+    from scripted_judge import ScriptedJudge
+
+    judge = ScriptedJudge({})
+    verifier = Verifier(judge, decomposition="sentence")
+    verifier.verify(context=["The free trial lasts 14 days.", "It includes email support."], answer=answer)
+    assert [c.after_abstention for request in judge.requests for c in request.claims] == doubted
