@@ -68,7 +68,7 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
             part.notes.append("holistic decomposition returned no claim; fell back to one claim per sentence")
             pairs = [(s.id, s.text) for s in checkable]
     text_of = {s.id: s.text for s in checkable}
-    doubted = after_abstention(sentences, part.unclaimed)
+    doubted = after_abstention(sentences, checkable, part.unclaimed)
     part.claims = [
         Claim(id=i, text=text, sentence_id=sid, sentence=text_of.get(sid, ""), after_abstention=sid in doubted)
         for i, (sid, text) in enumerate(pairs)
@@ -76,15 +76,20 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
     return part
 
 
-def after_abstention(sentences: list[Sentence], unclaimed: list[Unclaimed]) -> set[int]:
+def after_abstention(sentences: list[Sentence], checkable: list[Sentence], unclaimed: list[Unclaimed]) -> set[int]:
     """The ids of the answer sentences that assert right after the answer said the context lacks
-    something: in the same sentence ("The listing doesn't say, but the deposit is …") or in the
-    sentence just before ("Pets aren't mentioned. Still, the hotel charges …"). The answerer's own
-    words say the context did not give it this, so a judge may ask more of its support."""
-    abstaining = {u.sentence_id for u in unclaimed if u.reason == "abstention"}
+    something: after an abstaining clause of the same sentence ("The listing doesn't say, but the
+    deposit is …") or after a sentence that only abstains ("Pets aren't mentioned. Still, the
+    hotel charges …"). The answerer's own words say the context did not give it this, so a judge
+    may ask more of its support. An abstention that comes after the assertion ("X, but the text
+    says nothing about Y") does not put it in doubt."""
+    starts = {s.id: s.start for s in checkable}
+    abstaining = [u for u in unclaimed if u.reason == "abstention"]
+    leading = {u.sentence_id for u in abstaining if u.sentence_id in starts and u.span.start < starts[u.sentence_id]}
+    only_abstains = {u.sentence_id for u in abstaining if u.sentence_id not in starts}
     ids = [s.id for s in sentences]
     before = {b: a for a, b in zip(ids, ids[1:])}
-    return {s.id for s in sentences if s.id in abstaining or before.get(s.id) in abstaining}
+    return {i for i in starts if i in leading or before.get(i) in only_abstains}
 
 
 def asserted(sentences: list[Sentence]) -> tuple[list[Sentence], list[Unclaimed]]:

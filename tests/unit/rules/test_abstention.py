@@ -175,6 +175,9 @@ def test_a_sentence_whose_every_clause_abstains_carries_no_claim(sentence):
     ("The free trial lasts 14 days. The page does not mention parking.", [False]),
     ("The free trial lasts 14 days. It includes email support.", [False, False]),
     ("The page does not mention parking. The trial lasts 14 days. It includes email support.", [True, False]),
+    # an abstention after the assertion does not put it, or the sentence after it, in doubt
+    ("The free trial lasts 14 days, but the page does not mention parking. It includes email support.",
+     [False, False]),
 ])
 def test_a_claim_that_follows_the_answers_own_abstention_is_marked(answer, doubted):
     """The claims stage marks what an answer asserts right after saying the context lacks something
