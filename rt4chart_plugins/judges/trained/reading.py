@@ -94,6 +94,13 @@ class Reading:
         """The support a clause scored alone must reach to count as supported on its own."""
         return self.threshold + CLAUSE_MARGIN
 
+    def _bar(self, claim: Claim, alone: bool = False) -> float:
+        """The P(ENT) at which ``claim`` is ENT: the threshold, or the clause bar for a clause of a
+        flagged sentence read alone, and at least :data:`DOUBT_FLOOR` for what follows the
+        answer's own abstention."""
+        bar = self._clause_bar if alone else self.threshold
+        return max(bar, DOUBT_FLOOR) if claim.after_abstention else bar
+
     def _premises(self, sentences: list[Sentence], question: str | None) -> tuple[Premises, str | None]:
         """The premise picker over ``sentences``, and the question its premises carry."""
         texts = [s.text for s in sentences]
@@ -182,7 +189,7 @@ class Reading:
         """One claim's (or one sentence's) judgement from its encoder logits and its premise. A
         CON's refuting sentence is chosen afterwards, sentence by sentence (:meth:`_cite`)."""
         (p_ent, p_con, p_nic), signals = self.read(self.loaded, claim.text, premise, premises, lg)
-        bar = max(self.threshold, DOUBT_FLOOR) if claim.after_abstention else self.threshold
+        bar = self._bar(claim)
         label = label_of(p_ent, p_con, p_nic, bar)
         scores = premise.scores
         ranked = premise.ranked()
@@ -277,7 +284,7 @@ class Reading:
                 out.append(
                     [
                         self._own(c, own[c.id], ids, want_phrase)
-                        if c.id in own and own[c.id][1][0] < self.threshold
+                        if c.id in own and own[c.id][1][0] < self._bar(c)
                         else sentence.model_copy(
                             update={
                                 "claim_id": c.id,
@@ -291,7 +298,8 @@ class Reading:
                 )
                 continue
             scored = [(claim, *next(alone)) for claim in group]
-            passing = held_alone([probs[0] for _, _, probs, _ in scored], self._clause_bar, weakest_falls=True)
+            bar = self._bar(group[0], alone=True)  # the clauses of one sentence follow the same words
+            passing = held_alone([probs[0] for _, _, probs, _ in scored], bar, weakest_falls=True)
             judgements = []
             for (claim, clause_premise, probs, signals), ok in zip(scored, passing):
                 if ok:
@@ -319,7 +327,7 @@ class Reading:
         """The verdict of a clause of a supported sentence that, read on its own, is not supported:
         its own label, the refuting sentence for a CON, nothing for a NIC."""
         premise, (p_ent, p_con, p_nic), signals = read
-        label = label_of(p_ent, p_con, p_nic, self.threshold)
+        label = label_of(p_ent, p_con, p_nic, self._bar(claim))
         return Judgement(
             claim_id=claim.id,
             label=label,

@@ -188,3 +188,18 @@ def test_a_claim_that_follows_the_answers_own_abstention_is_marked(answer, doubt
     verifier = Verifier(judge, decomposition="sentence")
     verifier.verify(context=["The free trial lasts 14 days.", "It includes email support."], answer=answer)
     assert [c.after_abstention for request in judge.requests for c in request.claims] == doubted
+
+
+def test_every_clause_of_an_assertion_after_an_abstention_needs_the_floor():
+    """Each clause an abstaining sentence asserts answers for itself at the doubt floor: an invented
+    thing joined to an invented price ("and includes a free car") is not ENT because it shares
+    "trial" and "includes" with the context."""
+    from rt4chart_plugins import examples
+
+    report = Verifier().verify(
+        context=examples.read("policy/context.txt"),
+        answer="The context does not provide any information about pricing, but the trial costs 500 dollars "
+               "and includes a free car.",
+    )
+    assert report.claims and all(c.label.value != "ENT" for c in report.claims), [
+        (c.text, c.label, c.probs) for c in report.claims]
