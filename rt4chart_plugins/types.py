@@ -79,9 +79,7 @@ class Claim(BaseModel):
     text: str
     sentence_id: int  # the answer sentence it came from; -1 when it maps to none (holistic)
     sentence: str = ""  # that sentence's text, for a judge that reads a clause within its sentence
-    # the answer said the context lacks something just before asserting this ("The page doesn't
-    # say, but …", or the sentence before was such an abstention): its own words put it in doubt
-    after_abstention: bool = False
+    after_abstention: bool = False  # asserted right after the answer said the context lacks something
 
 
 class ReaderSignals(BaseModel):
