@@ -126,7 +126,7 @@ def test_a_reading_that_fails_keeps_the_trained_verdict_marked_and_is_not_cached
 
 
 def test_a_flagged_sentence_keeps_the_clauses_that_hold_alone(tmp_path):
-    answer = "Visitors must sign in at the front desk, and the lab has a rooftop garden."
+    answer = "Visitors must sign in at the front desk, and they get a guest badge."
     alone = Verifier("trained").verify(CONTEXT, answer)
     assert len(alone.claims) == 2 and all(c.label == Label.ENT for c in alone.claims)
     auto, _ = _auto(lambda c: (0.02, 0.6), tmp_path, gate_threshold=0.0)
@@ -157,10 +157,11 @@ def test_the_cascade_hands_its_evidence_to_the_evidence_stage(tmp_path):
     auto, _ = _auto(lambda c: (0.02, 0.98), tmp_path, gate_threshold=0.0)
     said = _recorded(auto, auto.judge)
     report = auto.verify(CONTEXT, flagged)
-    garden = report.claims[1]
-    assert garden.label == Label.NIC and garden.signals.reader.trained_label == Label.ENT
-    assert said[1].label == Label.NIC and said[1].evidence  # handed on as the verifier cited it
-    assert garden.evidence == [] and report.corrections == []  # settled by the evidence stage
+    # the claim the verifier passed (and cited for) and the reading made NIC
+    k = next(i for i, c in enumerate(report.claims)
+             if c.label == Label.NIC and c.signals.reader.trained_label == Label.ENT)
+    assert said[k].label == Label.NIC and said[k].evidence  # handed on as the verifier cited it
+    assert report.claims[k].evidence == [] and report.corrections == []  # settled by the evidence stage
 
     (tmp_path / "cleared").mkdir()
     cleared, _ = _auto(lambda c: (0.98, 0.98), tmp_path / "cleared", gate_threshold=0.0)
