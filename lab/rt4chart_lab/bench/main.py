@@ -34,6 +34,8 @@ from rt4chart_lab.bench.systems import System, select
 DATASETS = ("ragtruth", "wice", "records", "pairs", "first-user", "everyday-tune", "extra")
 #: the hand-written sets of the lab: no shared data, no splits, a subset is a file of item ids
 HAND_WRITTEN = {"pairs": "minimal pairs", "first-user": "first-user items", "everyday-tune": "everyday tuning items"}
+#: the sets scored as another: records and extra have RAGTruth's row form, the tuning set first-user's
+SCORED_AS = {"records": "ragtruth", "extra": "ragtruth", "everyday-tune": "first-user"}
 
 
 def default_run_name(dataset: str, subset: str | None, split: str | None, limit: int | None) -> str:
@@ -111,9 +113,7 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
             raise InvalidInput("WiCE has one split (dev); drop --split")
         root = resolve_data_dir(data_dir)
         rows = load_wice(root, subset, limit=limit)
-    # records and extra have RAGTruth's row form
-    scored_as = "first-user" if dataset == "everyday-tune" else dataset  # the tuning set is scored as first-user
-    scored_as = scored_as if scored_as in ("wice", "pairs", "first-user") else "ragtruth"
+    scored_as = SCORED_AS.get(dataset, dataset)
     chosen = select(systems, scored_as)
     judge_kwargs = judge_kwargs or {}
     base_config = base_config or {}
@@ -156,7 +156,8 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
     selection = f"subset {subset or 'all'}" + (f", split {split}" if split else "") + (f", first {limit}" if limit else "")
     summary = {
         "meta": {
-            "dataset": dataset, "subset": subset, "split": split, "limit": limit, "rows": len(rows),
+            "dataset": dataset, "scored_as": scored_as, "subset": subset, "split": split, "limit": limit,
+            "rows": len(rows),
             "selection": f"{selection} ({len(rows)} rows)", "data_dir": str(root),
             "judge": ", ".join(sorted(judges)) or (judge or "default"), "judge_kwargs": public_kwargs,
             "base_config": base_config, "run_dir": str(run_dir),
@@ -165,26 +166,13 @@ def run_benchmark(*, dataset: str, subset: str | None = None, split: str | None 
         },
         "systems": results,
     }
-    table = _write_report(run_dir, summary, scored_as)
+    table = write_report(run_dir, summary)
     if any(s.served for s in chosen):
         table += "\n" + served_table(results) + "\n"
     note = write_plot(run_dir, summary)
     if note:
         table += f"\n{note}\n"
     return summary, table, stats
-
-
-def _write_report(run_dir: Path, summary: dict, scored_as: str) -> str:
-    """``write_report``, whose table is chosen by the dataset's name: a set scored as another (the
-    everyday tuning set, as first-user) gets that set's table, under its own name."""
-    dataset = summary["meta"]["dataset"]
-    if scored_as in (dataset, "ragtruth"):
-        return write_report(run_dir, summary)
-    table = write_report(run_dir, {**summary, "meta": {**summary["meta"], "dataset": scored_as}})
-    table = table.replace("### First-user set", f"### {dataset} (scored as the first-user set)", 1)
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    (run_dir / "table.md").write_text(table, encoding="utf-8")
-    return table
 
 
 def _endpoint(judge: str | None, judge_kwargs: dict[str, Any], stack: contextlib.ExitStack) -> Endpoint:

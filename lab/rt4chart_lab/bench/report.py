@@ -130,7 +130,9 @@ def first_user_markdown(summary: dict) -> str:
     def target(name: str) -> str:
         return f"≥ {TARGETS[name]:.2f}" if name in TARGETS else ""
 
-    lines = [f"### First-user set — {summary['meta']['selection']} (judge: {summary['meta']['judge']})", ""]
+    meta = summary["meta"]
+    title = "First-user set" if meta["dataset"] == "first-user" else f"{meta['dataset']} (scored as the first-user set)"
+    lines = [f"### {title} — {meta['selection']} (judge: {meta['judge']})", ""]
     lines += _table(
         ["system", "n", "unjudged", "invented facts caught", "halluc. vs faithful", "balanced acc",
          "halluc. flagged", "faithful kept", "answers/s", *COST_HEADER],
@@ -160,7 +162,8 @@ def write_report(run_dir: Path, summary: dict) -> str:
     """Write ``summary.json`` and ``table.md`` into ``run_dir``; return the Markdown."""
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    meta = summary["meta"]
     md = {"wice": wice_markdown, "pairs": pairs_markdown, "first-user": first_user_markdown}.get(
-        summary["meta"]["dataset"], ragtruth_markdown)(summary)
+        meta.get("scored_as", meta["dataset"]), ragtruth_markdown)(summary)
     (run_dir / "table.md").write_text(md, encoding="utf-8")
     return md
