@@ -212,7 +212,7 @@ class Reading:
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             signals=signals,
         )
-        if self.threshold <= p_ent < bar:  # the floor decided it: say so, or the numbers read as ENT
+        if claim.after_abstention and self.threshold <= p_ent < bar:  # the floor decided: say so
             judgement.reason = (
                 f"The answer says the context lacks this, and the context's support for it "
                 f"(P(ENT) {p_ent:.2f}) is below the {bar:g} asked of what follows an abstention."
