@@ -7,6 +7,7 @@ import json
 import math
 
 import pytest
+from extras import needs_local
 
 import rt4chart_plugins.cli as cli
 from rt4chart_plugins import InvalidInput, Verifier
@@ -101,8 +102,10 @@ def _built(**spec):
         ({"judge": "hf"}, InvalidInput, r"the 'hf' judge needs a model: judge='hf:<model>'"),
         ({"judge": "hf:nobody/none"}, ModelNotAvailable, r"'nobody/none' is not on this machine"),
         ({"judge": "trained", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
-        ({"judge": "auto", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
-        ({"judge": "local", "options": {"decomposition": "llm"}}, InvalidInput, "ignores decomposition='llm'"),
+        pytest.param({"judge": "auto", "options": {"decomposition": "llm"}}, InvalidInput,
+                     "ignores decomposition='llm'", marks=needs_local),
+        pytest.param({"judge": "local", "options": {"decomposition": "llm"}}, InvalidInput,
+                     "ignores decomposition='llm'", marks=needs_local),
         (
             {"judge": "openai", "judge_kwargs": {"base_url": "http://127.0.0.1:9/v1", "read": "premise"},
              "options": {"decomposition": "llm"}},
@@ -149,6 +152,7 @@ def test_a_missing_extra_fails_when_built_naming_the_extra(monkeypatch):
         _one_line(exc.value)
 
 
+@needs_local
 def test_what_a_judge_honours_is_still_taken():
     assert Verifier("local", judge_kwargs={"read": "window"}, decomposition="llm").config.decomposition == "llm"
     served = {"base_url": "http://127.0.0.1:9/v1"}
@@ -183,9 +187,9 @@ def test_the_checked_choice_is_kept_and_the_registry_entered_once(monkeypatch):
     ("judge", "judge_kwargs"),
     [
         ("trained", {}),
-        ("auto", {}),
-        ("local", {}),
-        ("local", {"read": "window"}),
+        pytest.param("auto", {}, marks=needs_local),
+        pytest.param("local", {}, marks=needs_local),
+        pytest.param("local", {"read": "window"}, marks=needs_local),
         ("openai", {"base_url": "http://127.0.0.1:9/v1"}),
         ("openai", {"base_url": "http://127.0.0.1:9/v1", "read": "premise"}),
     ],

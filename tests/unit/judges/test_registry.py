@@ -9,6 +9,7 @@ import pickle
 from pathlib import Path
 
 import pytest
+from extras import needs_local
 
 from rt4chart_plugins import InvalidInput, Judge, Verifier, make_judge
 from rt4chart_plugins.judges.base import DecomposeResult, VerifyResult
@@ -269,6 +270,7 @@ def test_the_reports_judge_is_the_name_the_verifier_gave_before_its_first_row():
     assert report.judge == name
 
 
+@needs_local
 def test_the_decomposition_default_is_the_judges():
     assert Verifier().config.decomposition == "clauses"  # the trained verifier: no LLM, clauses
     assert Verifier("local").config.decomposition == "clauses"  # the premise read: the verifier's clauses
