@@ -125,6 +125,8 @@ _LACKS = re.compile(
     + rf"(?:{_NEG})\s+cover\b{_REST}"
     # I could not find anything about X in the listing
     + rf"|{_FIND}\b{_REST}"
+    # I don't know whether it causes drowsiness; I'm not sure when it opens
+    + rf"|(?:{_NOT_KNOW})\s+(?:whether|if|what|when|where|who|whom|why|how|which)\b{_REST}"
     # Not mentioned. Not stated in the context.
     + rf"|not\s+{_SAID}\b{_REST}"
     + r")$",

@@ -69,6 +69,10 @@ LACKS = [
     "Cheques aren't covered anywhere in the fee sheet.",
     "The text is silent on that.",
     "The policy does not mention student discounts, parking, or pets.",
+    # the answerer does not know whether, when or who: what it does not know is no claim either
+    "I don't know whether it causes drowsiness.",
+    "I'm not sure when the shop opens on Sundays.",
+    "We do not know who the landlord is.",
 ]
 STATEMENTS = [  # what a thing is or does, not what a text says: claims
     "The trial does not include unlimited storage.",
@@ -104,6 +108,9 @@ def test_a_statement_about_the_world_is_a_claim(sentence):
     ("The trial lasts 14 days, but the policy does not mention extensions.", "The trial lasts 14 days"),
     ("The passages do not provide information about fees, but they mention that the deduction is on Line 29.",
      "they mention that the deduction is on Line 29."),
+    ("I don't know whether it causes drowsiness, but it contains caffeine.", "it contains caffeine."),
+    ("I don't know whether it causes drowsiness; it does, however, contain caffeine.",
+     "it does, however, contain caffeine."),
 ])
 def test_a_sentence_that_abstains_and_then_asserts_is_judged_on_what_it_asserts(sentence, asserted):
     a, b = asserted_span(sentence)
@@ -172,6 +179,7 @@ def test_a_sentence_whose_every_clause_abstains_carries_no_claim(sentence):
 @pytest.mark.parametrize("answer, doubted", [
     ("The page does not mention parking, but the free trial lasts 14 days.", [True]),
     ("The page does not mention parking. The free trial lasts 14 days.", [True]),
+    ("I'm not sure whether it includes storage, but the free trial lasts 14 days.", [True]),
     ("The free trial lasts 14 days. The page does not mention parking.", [False]),
     ("The free trial lasts 14 days. It includes email support.", [False, False]),
     ("The page does not mention parking. The trial lasts 14 days. It includes email support.", [True, False]),
