@@ -102,6 +102,18 @@ class Reading:
         bar = self._clause_bar if alone else self.threshold
         return max(bar, DOUBT_FLOOR) if claim.after_abstention else bar
 
+    def _floor_reason(self, claim: Claim, p_ent: float, alone: bool = False) -> str | None:
+        """The reason of a claim that only the doubt floor kept from ENT (it follows the answer's
+        own abstention, and its support reached the bar any other claim is held to): a user reads
+        why a claim with that support is flagged here and not elsewhere."""
+        bar = self._bar(claim, alone)
+        if not claim.after_abstention or not (self._clause_bar if alone else self.threshold) <= p_ent < bar:
+            return None
+        return (
+            f"The answer says the context lacks this, and the context's support for it "
+            f"(P(ENT) {p_ent:.2f}) is below the {bar:g} asked of what follows an abstention."
+        )
+
     def _premises(self, sentences: list[Sentence], question: str | None) -> tuple[Premises, str | None]:
         """The premise picker over ``sentences``, and the question its premises carry."""
         texts = [s.text for s in sentences]
@@ -212,11 +224,7 @@ class Reading:
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             signals=signals,
         )
-        if claim.after_abstention and self.threshold <= p_ent < bar:  # the floor decided: say so
-            judgement.reason = (
-                f"The answer says the context lacks this, and the context's support for it "
-                f"(P(ENT) {p_ent:.2f}) is below the {bar:g} asked of what follows an abstention."
-            )
+        judgement.reason = self._floor_reason(claim, p_ent) or judgement.reason
         if self.explain is not None:
             self.explain(judgement)
         return judgement
@@ -329,7 +337,7 @@ class Reading:
         its own label, the refuting sentence for a CON, nothing for a NIC."""
         premise, (p_ent, p_con, p_nic), signals = read
         label = label_of(p_ent, p_con, p_nic, self._bar(claim, alone=True))
-        return Judgement(
+        judgement = Judgement(
             claim_id=claim.id,
             label=label,
             evidence=[ids[i] for i in premise.ranked()[:1]] if label == Label.CON else [],
@@ -337,6 +345,8 @@ class Reading:
             signals=signals,
             phrase=unsupported_phrase(claim.text, premise.text) if want_phrase else None,
         )
+        judgement.reason = self._floor_reason(claim, p_ent, alone=True) or judgement.reason
+        return judgement
 
     def _localize(
         self,

@@ -82,3 +82,33 @@ def test_what_follows_the_answers_own_abstention_needs_more_than_the_threshold()
         return (0.8, 0.1, 0.1), Signals(encoder={Label.ENT: 0.8}, coverage=1.0)
 
     assert Reading(loaded, 0.15, confident).verify(_doubted_request(True), Cost()).judgements[0].label == Label.ENT
+
+
+def test_a_clause_read_alone_that_only_the_floor_flags_says_why():
+    """A clause of a supported sentence that adds words is read again on its own; after the
+    answer's own abstention it must reach DOUBT_FLOOR there too, and its reason says so, as the
+    sentence's does."""
+    from rt4chart_plugins.judges.trained.reading import CLAUSE_MARGIN, DOUBT_FLOOR
+
+    loaded = TrainedJudge()._load()
+    sentence = "The free trial lasts 14 days and includes a personal onboarding call."
+    clauses = ["The free trial lasts 14 days", "and includes a personal onboarding call."]
+
+    def sentence_holds(loaded, text, premise, premises, logits):
+        p = 0.9 if text == sentence or text == clauses[0] else 0.4  # the added clause, read alone
+        return (p, 0.1, 0.9 - p), Signals(encoder={Label.ENT: p}, coverage=0.5)
+
+    def request(after_abstention: bool) -> VerifyRequest:
+        sentences = [Sentence(id=i, text=t, start=0, end=len(t)) for i, t in enumerate(CONTEXT)]
+        claims = [
+            Claim(id=i, text=t, sentence_id=0, sentence=sentence, after_abstention=after_abstention)
+            for i, t in enumerate(clauses)
+        ]
+        return VerifyRequest(mode="local", sentences=sentences, claims=claims)
+
+    assert 0.15 + CLAUSE_MARGIN <= 0.4 < DOUBT_FLOOR
+    plain = Reading(loaded, 0.15, sentence_holds).verify(request(False), Cost()).judgements
+    doubted = Reading(loaded, 0.15, sentence_holds).verify(request(True), Cost()).judgements
+    assert [j.label for j in plain] == [Label.ENT, Label.ENT]
+    assert doubted[0].label == Label.ENT and doubted[1].label == Label.NIC
+    assert "abstention" in doubted[1].reason and "0.40" in doubted[1].reason
