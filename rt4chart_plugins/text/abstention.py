@@ -31,7 +31,9 @@ _ABOUT = (
 _SOURCE = (
     r"(?:,?\s*(?:based\s+on|from|given|according\s+to|with|in)\s+(?:the\s+|this\s+)?"
     r"(?:provided\s+|given\s+|available\s+|above\s+|retrieved\s+)?"
-    r"(?:context|information|passages?|documents?|text|sources?|data))?"
+    r"(?:context|information|passages?|documents?|text|sources?|data"
+    r"|(?:[\w'’-]+\s+){0,2}?(?:page|sheet|notice|leaflet|letter|listing|timetable|schedule|label|posting|"
+    r"booking|confirmation|syllabus|description|guide|manual|website|site|article|policy|terms|rules)))?"
 )
 
 #: the whole sentence is an abstention (an optional "Sorry," in front, punctuation after)
@@ -63,7 +65,7 @@ _NEG = rf"(?:does|do|did|has|have)\s*(?:not|n{_APOSTROPHE}t)|never|fails?\s+to|f
 #: verbs of saying: with them, whatever the object, the sentence is about what the source says
 _SAY = (
     r"(?:mention|say|state|specify|discuss|address|indicate|tell|clarify|detail|describe|reveal|"
-    r"explain|note|report|talk\s+about|go\s+into|touch\s+on|refer\s+to|answer|confirm)"
+    r"explain|note|report|talk\s+about|go\s+into|touch\s+on|refer\s+to|answer|confirm|list|name)"
 )
 #: the verbs that only a text does: with them any short subject is the text ("The trial terms
 #: don't mention refunds", "The confirmation doesn't say whether pets are allowed")
@@ -107,13 +109,24 @@ _LACKS = re.compile(
     + rf"(?:no\s+{_INFO}|nothing\s+(?:about|on|regarding|concerning))\b{_REST}"
     + rf"|(?:{_SUBJECT})\s+(?:is|are|was|were)\s+silent\b{_REST}"
     # there is no information / mention of X; no details are given about X; nothing is said about X
-    + r"|there\s+(?:is|are|was|were)\s+no\s+(?:(?:further|more|specific|additional|relevant)\s+)?"
+    + r"|there(?:['’]s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:(?:further|more|specific|additional|relevant)\s+)?"
     + rf"(?:information|mention|details?|data|indication|word|record)\b{_REST}"
     + r"|there(?:['’]s|\s+is)\s+nothing\s+(?:about|on|regarding|concerning)\b"
     + _REST
     + r"|no\s+(?:[\w-]+\s+){0,2}?(?:information|details?|data|mention)\s+"
     + rf"(?:(?:is|are|was|were)\s+)?(?:given|provided|available|mentioned|stated|included|offered|found)\b{_REST}"
-    + rf"|nothing\s+(?:is|was)\s+(?:said|mentioned|stated|specified)\b{_REST}"
+    + r"|nothing\s+(?:(?:about|on|regarding|concerning)\s+(?:[\w'’-]+\s+){1,6}?)?(?:is|was)\s+"
+    + rf"(?:said|mentioned|stated|specified)\b{_REST}"
+    + r"|nothing\s+in\s+(?:the|this|that)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+"
+    + rf"(?:says|mentions|states|specifies)\b{_REST}"
+    # that's not something the plan page covers / says
+    + r"|(?:that|this|it)(?:['’]s|\s+is)\s+not\s+something\s+(?:the|this|that)\s+(?:[\w'’-]+\s+){0,2}?"
+    + rf"{_SOURCE_NOUN}\s+(?:covers|says|mentions|states|addresses|discusses|specifies)\b{_REST}"
+    # no software is named in the syllabus: a thing said not to be named in a text
+    + r"|no\s+(?:[\w'’-]+\s+){1,3}?(?:is|are|was|were)\s+(?:named|mentioned|stated|specified|listed)\s+"
+    + r"in\s+(?:the|this|that)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+[.!]?\s*"
+    # the syllabus is silent on attendance: what is silent, in the present, is the text
+    + rf"|{_ANY_SUBJECT}(?:is|are)\s+silent\s+(?:on|about|regarding|as\s+to)\b{_REST}"
     # X is not mentioned / not stated in the context; it isn't covered (a pronoun subject only)
     + rf"|(?:[\w'’-]+\s+){{0,6}}?(?:{_COPULA_NOT})\s+(?:(?:explicitly|directly|clearly|specifically)\s+)?"
     + rf"{_SAID}\b{_REST}"
@@ -121,12 +134,13 @@ _LACKS = re.compile(
     # cheques aren't covered anywhere in the fee sheet; it doesn't cover payment methods
     + rf"|(?:[\w'’-]+\s+){{0,6}}?(?:{_COPULA_NOT})\s+(?:covered|included|listed|given|provided)\s+"
     + rf"(?:anywhere\s+)?in\s+(?:the|this|that)\s+(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN}\b{_REST}"
-    + r"|(?:it|this|that|they|the\s+(?:context|text|passages?|documents?|information|article|sources?))\s+"
+    + r"|(?:it|this|that|they|the\s+(?:[\w'’-]+\s+)?(?:context|text|passages?|documents?|information|article|"
+    + r"sources?|page|website|site|excerpt))\s+"
     + rf"(?:{_NEG})\s+cover\b{_REST}"
     # I could not find anything about X in the listing
     + rf"|{_FIND}\b{_REST}"
     # I don't know whether it causes drowsiness; I'm not sure when it opens
-    + rf"|(?:{_NOT_KNOW})\s+(?:whether|if|what|when|where|who|whom|why|how|which)\b{_REST}"
+    + rf"|(?:{_NOT_KNOW}){_SOURCE}\s+(?:whether|if|what|when|where|who|whom|why|how|which)\b{_REST}"
     # Not mentioned. Not stated in the context.
     + rf"|not\s+{_SAID}\b{_REST}"
     + r")$",

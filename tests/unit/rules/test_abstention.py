@@ -16,6 +16,7 @@ ABSTENTIONS = [
     "I do not have the information to answer this question based on the context.",
     "I cannot say for sure from the given passages.",
     "I have no idea.",
+    "I can't tell from the rule sheet.",
 ]
 CLAIMS = [
     "I don't know why, but the trial lasts 14 days.",
@@ -73,6 +74,16 @@ LACKS = [
     "I don't know whether it causes drowsiness.",
     "I'm not sure when the shop opens on Sundays.",
     "We do not know who the landlord is.",
+    "I can't tell from the page whether there is a café.",
+    # the ways of saying it the everyday tuning set found unread, each a form, not a topic
+    "Nothing in the booking says whether the car may cross a border.",
+    "There's no information about moving an existing number.",
+    "That's not something the plan page covers.",
+    "The page doesn't cover photography.",
+    "The syllabus is silent on attendance.",
+    "No software is named in the syllabus.",
+    "Nothing about uniforms is mentioned.",
+    "The spec sheet doesn't list a fingerprint reader.",
 ]
 STATEMENTS = [  # what a thing is or does, not what a text says: claims
     "The trial does not include unlimited storage.",
@@ -84,6 +95,14 @@ STATEMENTS = [  # what a thing is or does, not what a text says: claims
     "The bus does not stop at Elm Street.",
     "Refunds are not given after 30 days.",
     "The policy does not apply to existing customers.",
+    # the same forms, said of a thing or in the past, state a fact
+    "The policy does not cover flood damage.",
+    "The insurance doesn't cover additional drivers.",
+    "The shop doesn't list prices online.",
+    "The company doesn't name a successor.",
+    "No refunds are given in the first week.",
+    "The minister was silent on the issue.",
+    "There's no lift in the building.",
 ]
 
 
@@ -109,6 +128,7 @@ def test_a_statement_about_the_world_is_a_claim(sentence):
     ("The passages do not provide information about fees, but they mention that the deduction is on Line 29.",
      "they mention that the deduction is on Line 29."),
     ("I don't know whether it causes drowsiness, but it contains caffeine.", "it contains caffeine."),
+    ("No price is listed in the brochure, but the tour lasts two hours.", "the tour lasts two hours."),
     ("I don't know whether it causes drowsiness; it does, however, contain caffeine.",
      "it does, however, contain caffeine."),
 ])
