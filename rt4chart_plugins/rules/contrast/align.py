@@ -94,14 +94,23 @@ class Contrasts:
         """An amount of the claim that the context states nowhere, where its aligned sentence
         states another amount of the same kind: "12 miles" against "12 kilometres", "40 million"
         against "a population of about 40,000", "elected mayor in 2018" against "in 2019". A count
-        whose number the context has anywhere is left to the judge (it may be derived)."""
+        whose number the context has anywhere is left to the judge (it may be derived).
+
+        An amount with a unit that the context states elsewhere counts too when the aligned
+        sentence holds every other word of the claim and gives it another amount of that kind:
+        "A full service costs 25 euros" against "A full service costs 70 euros", where 25 euros is
+        what the basic service costs. Every word of the claim but its amount is that sentence's,
+        so its amount is the one that sentence gives."""
         mine = quantities(claim.text)
         if not mine:
             return None
         known = self.amounts()
         theirs = known.per_sentence[sentence.unit] if 0 <= sentence.unit < len(known.per_sentence) else []
         for q in mine:
-            if known.everywhere.supports(q) or q.value in known.bare or (not q.unit and q.value in known.numbers):
+            stated = known.everywhere.supports(q) or q.value in known.bare
+            if stated and not (q.unit and self._holds_all_but_amounts(claim, sentence, mine, theirs, q)):
+                continue
+            if not stated and not q.unit and q.value in known.numbers:
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
@@ -109,6 +118,19 @@ class Contrasts:
                     "quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})", at=q.text
                 )
         return None
+
+    @staticmethod
+    def _holds_all_but_amounts(
+        claim: Span, sentence: Span, mine: list[Quantity], theirs: list[Quantity], q: Quantity
+    ) -> bool:
+        """Whether ``sentence`` holds every content word of ``claim`` outside its amounts, and
+        states no amount that is ``q``, nor its number bare ("brown rice 35 to 40", the unit said
+        before)."""
+        amount_words = {k for m in mine for k in span(-1, m.text).keys}
+        rest = claim.keys - amount_words
+        if not rest or not rest <= sentence.keys or AmountIndex(theirs).supports(q):
+            return False
+        return q.value not in {float(v) for v in numbers(sentence.text)}
 
     def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:
         found = negation(claim, sentence)

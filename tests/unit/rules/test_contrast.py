@@ -50,6 +50,10 @@ CAUGHT = [
     # a time of day is an amount too: the other half of the day, or another hour
     ("quantity", ["The Linden bakery opens at 7 AM and closes at 3 PM."], "The Linden bakery opens at 7 PM."),
     ("quantity", ["The last ferry to Brackholm leaves at 21:15."], "The last ferry to Brackholm leaves at 8:15 p.m."),
+    # an amount the context gives something else, where the sentence that holds every other word of
+    # the claim gives another: the claim's amount is bound to the wrong thing
+    ("quantity", ["The Fenwick garage charges 30 euros for an oil change.",
+                  "A full inspection costs 90 euros and takes two hours."], "A full inspection costs 30 euros."),
 ]
 
 LEFT_ALONE = [
@@ -90,6 +94,9 @@ LEFT_ALONE = [
     # a time the sentence does not state, which another sentence does
     (["The Linden bakery opens at 7 AM.", "On Saturdays the Linden bakery opens at 8 AM."],
      "On Saturdays the Linden bakery opens at 8 AM."),
+    # an amount another sentence gives, where no sentence holds every other word of the claim: the
+    # claim may join them ("adult" from one, "on Sundays" from the other)
+    (["Adult tickets cost 12 euros.", "On Sundays every ticket costs 8 euros."], "On Sundays adult tickets cost 8 euros."),
     # too little in common to align
     (["The east gate is not locked at night."], "Parking is free."),
 ]
