@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.types import Label
@@ -53,6 +53,27 @@ _COMMON_CAPS = frozenset(
 )
 
 
+#: a share written in words: "a fifth", "two thirds", "three quarters", "half" (of the grade, the
+#: price). "A third customer" is an ordinal; it is read as a share only where the source states
+#: that share as a percentage
+_FRACTION_OF_WHOLE = re.compile(
+    r"\b(?:(?P<count>a|one|two|three|four)\s+(?P<part>thirds?|quarters?|fifths?|tenths?)|(?P<half>half))\b",
+    re.IGNORECASE,
+)
+_DENOMINATORS = {"third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+
+
+def _fraction(m: re.Match) -> Decimal:
+    if m.group("half"):
+        return Decimal("0.5")
+    count = 1 if m.group("count").lower() in ("a", "one") else CARDINALS[m.group("count").lower()]
+    return round(Decimal(count) / _DENOMINATORS[m.group("part").lower().rstrip("s")], 4).normalize()
+
+
+def _as_percent(value: float | Decimal) -> float:
+    return round(float(value) * 100, 1)
+
+
 _LINE_START = re.compile(r"(?m)^\s*(?:[*\-•]\s*)?([A-Z][a-z]+)")
 
 
@@ -62,7 +83,7 @@ def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
 
     Written numbers are read as :class:`~decimal.Decimal`, exact at any size: as floats, every
     number of 309 digits or more is the same infinity, and "1e400" would meet "1e401"."""
-    text = strip_markers(text)
+    text = fractions_as_digits(strip_markers(text))
     values: set[float | Decimal] = set()
     for m in CLOCK_12H.finditer(text):
         values.add(float(hour_24(m)))
@@ -150,6 +171,11 @@ class KnownFacts:
                 parts = numbers(q.text, as_claim=True)
                 if len(parts) > 1 and parts <= unknown:
                     unknown = (unknown - parts) | {_value(q.value)}
+        # a share in words that the source states as a percentage ("half" as "50 percent", "a fifth"
+        # as "20 percent") is known, and so are its words' numbers ("fifth" read as an ordinal)
+        for m in _FRACTION_OF_WHOLE.finditer(fractions_as_digits(strip_markers(claim))):
+            if _as_percent(_fraction(m)) in self.numbers:
+                unknown -= numbers(m.group(0), as_claim=True)
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}

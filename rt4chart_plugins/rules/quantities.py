@@ -173,6 +173,29 @@ def _value(m: re.Match) -> float | None:
     return value if math.isfinite(value) else None
 
 
+#: a fraction of one unit, or one unit and a half, written in words: "half a gigabyte", "a quarter
+#: of an hour", "three quarters of an hour", "an hour and a half" (the number is read as digits)
+_FRACTION_OF_ONE = re.compile(
+    r"\b(?:(?P<part>half|(?:a|one)\s+quarter\s+of|three\s+quarters\s+of)\s+an?\s+(?=[a-z])"
+    r"|(?:an?|one)\s+(?P<unit>[a-z]+)\s+and\s+a\s+half\b)",
+    re.IGNORECASE,
+)
+_PARTS = {"half": "0.5", "quarter": "0.25", "quarters": "0.75"}
+
+
+def fractions_as_digits(text: str) -> str:
+    """``text`` with each fraction of one unit written as its number: "an hour and a half" is
+    "1.5 hour", "a quarter of an hour" "0.25 hour". The number check reads numbers after this too,
+    so that the "half" of "an hour and a half" is not a number the context must state."""
+    return _FRACTION_OF_ONE.sub(_fraction_of_one, text)
+
+
+def _fraction_of_one(m: re.Match) -> str:
+    if m.group("unit"):
+        return f"1.5 {m.group('unit')}"
+    return _PARTS[m.group("part").split()[-2 if m.group("part").endswith("of") else -1].lower()] + " "
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every quantity stated in ``text``, in order. "half a gigabyte" is 0.5 GB.
 
@@ -180,7 +203,7 @@ def quantities(text: str) -> list[Quantity]:
     the text's words built once: reading the whole text before each number instead made a
     context of 16,000 numbers take 18 s, 32,000 a minute."""
     checkpoint()
-    text = re.sub(r"\bhalf an? (?=[a-z])", "0.5 ", strip_markers(text), flags=re.IGNORECASE)
+    text = fractions_as_digits(strip_markers(text))
     text, found = _times_of_day(text)
     before = _WordsBefore(text)
     for m in _NUMBER.finditer(text):

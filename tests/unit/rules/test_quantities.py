@@ -23,6 +23,11 @@ def one(text: str):
     ("kept at 20 °C", "kept at 68 degrees Fahrenheit"),
     ("raised two and a half million dollars", "raised $2.5 million"),
     ("a quarter-hour break of 15 minutes", "a break of 0.25 hours"),
+    # a fraction of one unit, or a unit and a half, in words
+    ("a class of an hour and a half", "a class of 90 minutes"),
+    ("a wait of a quarter of an hour", "a wait of 15 minutes"),
+    ("a walk of three quarters of an hour", "a walk of 45 minutes"),
+    ("a stay of a day and a half", "a stay of 36 hours"),
     # a large count is read to the precision it is written with
     ("a town of about 40,000 people", "a town of 40,200 people"),
     ("sold 2.5 million copies", "sold 2,512,000 copies"),
@@ -93,6 +98,17 @@ def test_what_is_not_an_amount_is_not_read():
 def test_the_number_check_knows_an_amount_stated_in_another_unit():
     assert unsupported_facts("The ride is 12,000 metres long.", "The ride is 12 km long.") == []
     assert unsupported_facts("The ride is 15 km long.", "The ride is 12 km long.") == ["15"]
+
+
+def test_the_number_check_reads_a_share_in_words_as_the_percentage_the_context_states():
+    context = "The grade is made up of quizzes (20 percent), a project (30 percent) and an exam (50 percent)."
+    assert unsupported_facts("Half of the grade comes from the exam.", context) == []
+    assert unsupported_facts("Quizzes make up a fifth of the grade.", context) == []
+    # an ordinal is still the ordinal, and "a third customer" is one
+    assert unsupported_facts("The exam is on the fifth floor.", context) == ["5"]
+    assert unsupported_facts("A third student sat the exam.", context) == ["3"]
+    # "an hour and a half" states 1.5 hours, not a half the context must state
+    assert unsupported_facts("Each class lasts an hour and a half.", "Each class lasts 90 minutes.") == []
 
 
 def test_the_number_check_knows_a_time_of_day_on_either_clock_and_names_it_as_written():
