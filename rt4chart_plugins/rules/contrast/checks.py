@@ -251,6 +251,8 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             theirs = poles_of[axis]
             if set(theirs) == {sign, -sign}:
                 j = holder_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
+                if j is None:
+                    j = when_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
                 if j is not None and polarity(claim, i) == polarity(sentence, j):
                     return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
                 continue
@@ -266,6 +268,10 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
     return None
 
 
+#: the words that join a second pole's clause to the first's
+_JOINS = frozenset("and but while whereas yet".split())
+
+
 def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
     """``other`` when the claim's subject (its words before the scale word at ``i``) is what the
     sentence names before its opposite pole at ``other``, and not before its same pole at ``same``;
@@ -273,16 +279,37 @@ def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: 
 
     def holder(j: int, k: int) -> set[str]:  # what the pole at j is said of; k: the other pole
         start, _ = clause_of(sentence.low, j)
-        if k < j:
+        if k < j:  # after the other pole, what follows its last "and" or "but" is this pole's
             start = max(start, k + 1)
+            start = max((x + 1 for x in range(start, j) if sentence.low[x] in _JOINS), default=start)
         return set(content(sentence.toks[start:j]))
 
     mine = set(content(claim.toks[:i]))
     own, others = holder(same, other), holder(other, same)
+    if not own or not others:
+        return None  # a pronoun, or one subject for both ("closed on holidays but open on Sundays")
     distinct = mine - own
     # a name of the claim's that only the same pole's holder has means the claim agrees with it
     agrees = set(names(claim.toks[:i])) & (own - others)
     return other if distinct and distinct <= others and not agrees else None
+
+
+def when_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
+    """``other`` when what the claim says after its scale word (when, where, for whom) is what the
+    sentence says after its opposite pole, and not after its same pole: "open from 10 am to 4 pm
+    on Saturdays, and it is closed on Sundays" / "open on Sundays". Each pole's complement is read
+    up to the end of its clause, or to the other pole when that comes later in the clause."""
+
+    def complement(j: int, k: int) -> set[str]:
+        _, end = clause_of(sentence.low, j)
+        if j < k:
+            end = min(end, k)
+        return set(content(sentence.toks[j + 1 : end]))
+
+    mine = set(content(claim.toks[i + 1 : clause_of(claim.low, i)[1]]))
+    own, others = complement(same, other), complement(other, same)
+    distinct = mine - own
+    return other if distinct and distinct <= others else None
 
 
 def phrase(toks: Sequence[str], i: int, step: int) -> set[str]:

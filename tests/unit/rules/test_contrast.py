@@ -50,6 +50,10 @@ CAUGHT = [
     # a time of day is an amount too: the other half of the day, or another hour
     ("quantity", ["The Linden bakery opens at 7 AM and closes at 3 PM."], "The Linden bakery opens at 7 PM."),
     ("quantity", ["The last ferry to Brackholm leaves at 21:15."], "The last ferry to Brackholm leaves at 8:15 p.m."),
+    # both poles in one sentence, each said of when or where it holds: the claim's "when" is the other pole's
+    ("opposite", ["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."],
+     "The Holm library is open on Sundays."),
+    ("opposite", ["The west pool is closed on public holidays but open on Sundays."], "The west pool is closed on Sundays."),
     # an amount the context gives something else, where the sentence that holds every other word of
     # the claim gives another: the claim's amount is bound to the wrong thing
     ("quantity", ["The Fenwick garage charges 30 euros for an oil change.",
@@ -94,6 +98,10 @@ LEFT_ALONE = [
     # a time the sentence does not state, which another sentence does
     (["The Linden bakery opens at 7 AM.", "On Saturdays the Linden bakery opens at 8 AM."],
      "On Saturdays the Linden bakery opens at 8 AM."),
+    # both poles in one sentence, the claim giving each its own "when"; "it" is the library, not another holder
+    (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is closed on Sundays."),
+    (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is open on weekdays."),
+    (["The west pool is closed on public holidays but open on Sundays."], "The west pool is open on Sundays."),
     # an amount another sentence gives, where no sentence holds every other word of the claim: the
     # claim may join them ("adult" from one, "on Sundays" from the other)
     (["Adult tickets cost 12 euros.", "On Sundays every ticket costs 8 euros."], "On Sundays adult tickets cost 8 euros."),
