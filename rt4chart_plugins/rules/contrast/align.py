@@ -15,6 +15,7 @@ from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, spa
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
 from rt4chart_plugins.rules.quantities import Quantity, quantities
+from rt4chart_plugins.text.words import stem
 from rt4chart_plugins.types import Label
 
 
@@ -26,6 +27,39 @@ class _Amounts:
     per_sentence: list[list[Quantity]]
     bare: set[float]  # values written without a unit ("35 to 40 for brown rice": the unit said once before)
     numbers: set[float]  # every number of the context, as the number check reads them
+
+
+#: the pronouns that, opening a sentence, stand for what the sentence before it is about
+_SUBJECT_PRONOUNS = frozenset("it they he she its their his her".split())
+
+
+def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
+    """For each sentence that opens with a pronoun ("It has two USB-C ports, but no HDMI port."),
+    the names that open the sentence it follows ("The Corvo Air 14 laptop has …"), carried along a
+    run of such sentences; an empty set for any other. A claim names the thing ("The Corvo Air 14
+    has an HDMI port") where the context said "it", so the sentence aligns with the claim by
+    those names too. Only alignment reads them: every check still reads the sentence's own words."""
+    out: list[set[str]] = []
+    carried: set[str] = set()
+    for s in sentences:
+        if s.low and s.low[0] in _SUBJECT_PRONOUNS:
+            out.append(carried)
+            continue
+        carried = set(_leading_names(s))
+        out.append(set())
+    return out
+
+
+def _leading_names(s: Span) -> list[str]:
+    """The run of names (capitalized words and numbers) that opens a sentence after its article:
+    "The Corvo Air 14 laptop has …" → corvo, air, 14."""
+    toks = s.toks[1:] if s.low and s.low[0] in ("the", "a", "an") else s.toks
+    run: list[str] = []
+    for t in toks:
+        if not (t[:1].isupper() or t[:1].isdigit()):
+            break
+        run.append(stem(t))
+    return run
 
 
 class Contrasts:
@@ -41,8 +75,8 @@ class Contrasts:
         # key → the sentences holding it, in order: a claim is aligned with the sentences that share
         # its words, not compared with every sentence (a 1 MB context has 6,000 of them)
         self._holding: dict[str, list[int]] = {}
-        for s in self.sentences:
-            for key in s.keys:
+        for s, named in zip(self.sentences, _named_subjects(self.sentences)):
+            for key in s.keys | named:
                 self._holding.setdefault(key, []).append(s.unit)
         self._clauses: dict[int, list[Span]] = {}  # a sentence's clauses, read when a claim aligns with it
 

@@ -50,6 +50,12 @@ CAUGHT = [
     # a time of day is an amount too: the other half of the day, or another hour
     ("quantity", ["The Linden bakery opens at 7 AM and closes at 3 PM."], "The Linden bakery opens at 7 PM."),
     ("quantity", ["The last ferry to Brackholm leaves at 21:15."], "The last ferry to Brackholm leaves at 8:15 p.m."),
+    # a sentence that says "it" for what the sentence before it names, and a clause that "but" opens
+    # with the subject of the clause before it
+    ("negation", ["The Lumo 7 tablet has a 10-inch screen.", "It has a USB-C port, but no headphone jack."],
+     "The Lumo 7 has a headphone jack."),
+    ("quantity", ["The Lumo 7 tablet has a 10-inch screen.", "It comes with a two-year warranty."],
+     "The Lumo 7 has a five-year warranty."),
     # both poles in one sentence, each said of when or where it holds: the claim's "when" is the other pole's
     ("opposite", ["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."],
      "The Holm library is open on Sundays."),
@@ -98,6 +104,11 @@ LEFT_ALONE = [
     # a time the sentence does not state, which another sentence does
     (["The Linden bakery opens at 7 AM.", "On Saturdays the Linden bakery opens at 8 AM."],
      "On Saturdays the Linden bakery opens at 8 AM."),
+    # what the "it" sentence states, said of the thing it stands for
+    (["The Lumo 7 tablet has a 10-inch screen.", "It has a USB-C port, but no headphone jack."],
+     "The Lumo 7 has a USB-C port."),
+    # another subject after "but": Tom's piano says nothing of Mia's
+    (["Mia plays the violin, but Tom does not play the piano."], "Mia plays the piano."),
     # both poles in one sentence, the claim giving each its own "when"; "it" is the library, not another holder
     (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is closed on Sundays."),
     (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is open on weekdays."),
