@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, durations_between, fractions_as_digits, quantities
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.types import Label
@@ -133,7 +133,7 @@ class KnownFacts:
         compared with every amount of a long context."""
         if self._amounts is None:
             amounts = quantities(self.source)
-            self._index = AmountIndex(amounts)
+            self._index = AmountIndex(amounts + durations_between(self.source))
             self._stated = {_value(q.value) for q in amounts if q.kind != TIME_OF_DAY}
             self._amounts = amounts
         return self._amounts

@@ -214,6 +214,31 @@ def quantities(text: str) -> list[Quantity]:
     return [q for _, q in sorted(found, key=lambda at_q: at_q[0])]
 
 
+#: what joins the two times of a span of time: "from 11:00 to 12:30", "between 9 and 5", "6-10 am"
+_SPAN_JOIN = re.compile(r"\s*(?:to|until|till|and|through|[-–—])\s*", re.IGNORECASE)
+_SPAN_OPEN = re.compile(r"(?:from|between)\s*$", re.IGNORECASE)
+
+
+def durations_between(text: str) -> list[Quantity]:
+    """The length of each span of time ``text`` gives by its two ends: "from 11:00 to 12:30" states
+    that something lasts 90 minutes, "shifts are from 6 am to 10 am" that a shift lasts four hours.
+    An answer that says so restates the text; the number check and the contrast rule read these
+    lengths as stated, never as a length another amount contradicts."""
+    text = strip_markers(text)
+    _, found = _times_of_day(text)
+    out = []
+    for (a, start), (b, end) in zip(found, found[1:]):
+        gap = text[a + len(start.text) : b]
+        if not _SPAN_JOIN.fullmatch(gap) or not (_SPAN_OPEN.search(text[max(0, a - 12) : a]) or gap.strip() in "-–—"):
+            continue
+        minutes = (end.value - start.value) % 1440
+        if minutes > 720 and "12h" in (start.unit, end.unit):  # "9 to 5" on one 12-hour clock
+            minutes -= 720
+        if minutes:
+            out.append(Quantity(minutes, "minute", "[time]", f"{start.text}–{end.text}"))
+    return out
+
+
 def number_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every number ``text`` writes, in digits or in words ("three and a half
     million"), so that a cut between clauses never falls inside one."""

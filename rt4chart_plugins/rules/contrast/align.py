@@ -14,7 +14,7 @@ from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import Quantity, quantities
+from rt4chart_plugins.rules.quantities import Quantity, durations_between, quantities
 from rt4chart_plugins.text.words import stem
 from rt4chart_plugins.types import Label
 
@@ -115,7 +115,10 @@ class Contrasts:
         """The context's amounts, read once when a claim first states one."""
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
-            everywhere = AmountIndex([q for qs in per_sentence for q in qs])
+            # a span of time states its length ("from 11:00 to 12:30": 90 minutes), which is known
+            # but is no amount a claim's is compared with
+            spans = [q for t in self._units for q in durations_between(t)]
+            everywhere = AmountIndex([q for qs in per_sentence for q in qs] + spans)
             self._amounts = _Amounts(
                 everywhere,
                 per_sentence,

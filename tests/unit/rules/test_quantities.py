@@ -111,6 +111,19 @@ def test_the_number_check_reads_a_share_in_words_as_the_percentage_the_context_s
     assert unsupported_facts("Each class lasts an hour and a half.", "Each class lasts 90 minutes.") == []
 
 
+def test_a_span_of_time_states_its_length():
+    from rt4chart_plugins.rules.quantities import durations_between
+
+    assert [q.value for q in durations_between("Classes run from 11:00 to 12:30 on Tuesdays.")] == [90.0]
+    assert [q.value for q in durations_between("Shifts are from 6 am to 10 am, Monday to Friday.")] == [240.0]
+    assert [q.value for q in durations_between("Open 9:00-17:00.")] == [480.0]
+    # two times that are no span: what happens at each
+    assert durations_between("The shop opens at 9 am and closes at 6 pm.") == []
+    context = "Shifts are from 6 am to 10 am, Monday to Friday."
+    assert unsupported_facts("Each shift lasts four hours.", context) == []
+    assert unsupported_facts("Each shift lasts five hours.", context) == ["5"]
+
+
 def test_the_number_check_knows_a_time_of_day_on_either_clock_and_names_it_as_written():
     assert unsupported_facts("The last ferry leaves at 21:15.", "The last ferry leaves at 9:15 p.m.") == []
     assert unsupported_facts("The last ferry leaves at 9:15 p.m.", "The last ferry leaves at 21:15.") == []
