@@ -181,13 +181,25 @@ _FRACTION_OF_ONE = re.compile(
     re.IGNORECASE,
 )
 _PARTS = {"half": "0.5", "quarter": "0.25", "quarters": "0.75"}
+#: "an hour-long visit", "a half-hour one": one unit of time, or half of one, as an adjective
+_UNIT_LONG = re.compile(
+    r"\b(?:an?\s+)?(?:half-(?P<half>second|minute|hour|day|week|month|year)|"
+    r"(?P<one>second|minute|hour|day|week|month|year)-long)\b",
+    re.IGNORECASE,
+)
+#: a number joined to the word after it by a hyphen: "30-minute", "12-month", "COVID-19" is not one
+_DIGITS_UNIT = re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)-([A-Za-z]+)\b")
 
 
 def fractions_as_digits(text: str) -> str:
     """``text`` with each fraction of one unit written as its number: "an hour and a half" is
-    "1.5 hour", "a quarter of an hour" "0.25 hour". The number check reads numbers after this too,
-    so that the "half" of "an hour and a half" is not a number the context must state."""
-    return _FRACTION_OF_ONE.sub(_fraction_of_one, text)
+    "1.5 hour", "a quarter of an hour" "0.25 hour", "an hour-long visit" "1 hour visit", and a
+    number joined to its unit by a hyphen is written apart from it ("a 30-minute visit" reads 30
+    minutes). The number check reads numbers after this too, so that the "half" of "an hour and
+    a half" is not a number the context must state."""
+    text = _FRACTION_OF_ONE.sub(_fraction_of_one, text)
+    text = _UNIT_LONG.sub(lambda m: f"0.5 {m.group('half')}" if m.group("half") else f"1 {m.group('one')}", text)
+    return _DIGITS_UNIT.sub(lambda m: m.group(1) + (" " if unit_of(m.group(2)) else "-") + m.group(2), text)
 
 
 def _fraction_of_one(m: re.Match) -> str:
@@ -246,6 +258,7 @@ def number_spans(text: str) -> list[tuple[int, int]]:
 
 
 _OF = re.compile(r"\s+of\b")
+_DIGIT_NEXT = re.compile(r"\s+[$€£]?\d")
 
 
 def _amount(m: re.Match, text: str, before: _WordsBefore) -> Quantity | None:
@@ -257,8 +270,8 @@ def _amount(m: re.Match, text: str, before: _WordsBefore) -> Quantity | None:
     at = m.end()  # positions into ``text``, not slices of it: a slice per number copies the text's rest
     if m.group("digits") and not m.group("pct") and (end := _RANGE_END.match(text, at)):
         at = end.end()  # a range's first end takes the unit written after its second
-    if value is None or (m.group("words") and _OF.match(text, at)):
-        return None
+    if value is None or (m.group("words") and (_OF.match(text, at) or _DIGIT_NEXT.match(text, at))):
+        return None  # "one of the rooms"; "a half-hour one 15 euros": "one" is a pronoun there
     words = _WORD.findall(text, at, at + 40)
     if m.group("pct"):
         return Quantity(value, "percent", "percent", m.group(0).strip())

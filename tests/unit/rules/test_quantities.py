@@ -28,6 +28,9 @@ def one(text: str):
     ("a wait of a quarter of an hour", "a wait of 15 minutes"),
     ("a walk of three quarters of an hour", "a walk of 45 minutes"),
     ("a stay of a day and a half", "a stay of 36 hours"),
+    # a number or a unit made an adjective with a hyphen
+    ("a 30-minute visit", "a half-hour visit"),
+    ("an hour-long visit", "a 60-minute visit"),
     # a large count is read to the precision it is written with
     ("a town of about 40,000 people", "a town of 40,200 people"),
     ("sold 2.5 million copies", "sold 2,512,000 copies"),
@@ -109,6 +112,13 @@ def test_the_number_check_reads_a_share_in_words_as_the_percentage_the_context_s
     assert unsupported_facts("A third student sat the exam.", context) == ["3"]
     # "an hour and a half" states 1.5 hours, not a half the context must state
     assert unsupported_facts("Each class lasts an hour and a half.", "Each class lasts 90 minutes.") == []
+
+
+def test_a_number_word_used_as_a_pronoun_before_an_amount_is_no_amount():
+    # "a half-hour one 15 euros": "one" stands for "visit", it is not one euro
+    assert [q.text for q in quantities("An hour-long visit is 25 euros, a half-hour one 15 euros.")] == [
+        "1 hour", "25 euros", "0.5 hour", "15 euros"]
+    assert quantities("COVID-19 cases rose.") == []
 
 
 def test_a_span_of_time_states_its_length():
