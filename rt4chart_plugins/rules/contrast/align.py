@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rt4chart_plugins.rules.amounts import AmountIndex, comparable
 from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation, quantifier, relation, roles, state
-from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED
+from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
@@ -29,10 +29,6 @@ class _Amounts:
     numbers: set[float]  # every number of the context, as the number check reads them
 
 
-#: the pronouns that, opening a sentence, stand for what the sentence before it is about
-_SUBJECT_PRONOUNS = frozenset("it they he she its their his her".split())
-
-
 def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
     """For each sentence that opens with a pronoun ("It has two USB-C ports, but no HDMI port."),
     the names that open the sentence it follows ("The Corvo Air 14 laptop has …"), carried along a
@@ -42,7 +38,7 @@ def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
     out: list[set[str]] = []
     carried: set[str] = set()
     for s in sentences:
-        if s.low and s.low[0] in _SUBJECT_PRONOUNS:
+        if s.low and s.low[0] in OPENING_PRONOUNS:
             out.append(carried)
             continue
         carried = set(_leading_names(s))

@@ -15,6 +15,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     MUST,
     ONLY,
     PHRASAL,
+    POLE_JOINS,
     PRONOUN_QUANTIFIERS,
     RELATION,
     SCOPE,
@@ -268,10 +269,6 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
     return None
 
 
-#: the words that join a second pole's clause to the first's
-_JOINS = frozenset("and but while whereas yet".split())
-
-
 def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
     """``other`` when the claim's subject (its words before the scale word at ``i``) is what the
     sentence names before its opposite pole at ``other``, and not before its same pole at ``same``;
@@ -281,7 +278,7 @@ def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: 
         start, _ = clause_of(sentence.low, j)
         if k < j:  # after the other pole, what follows its last "and" or "but" is this pole's
             start = max(start, k + 1)
-            start = max((x + 1 for x in range(start, j) if sentence.low[x] in _JOINS), default=start)
+            start = max((x + 1 for x in range(start, j) if sentence.low[x] in POLE_JOINS), default=start)
         return set(content(sentence.toks[start:j]))
 
     mine = set(content(claim.toks[:i]))

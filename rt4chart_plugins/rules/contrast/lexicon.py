@@ -26,6 +26,13 @@ MODAL_VERBS = frozenset("must may should shall might can could".split())
 #: subjects that stand for something named before ("It still cannot be flown")
 PRONOUNS = frozenset("it they he she this these".split())
 PRONOUN_QUANTIFIERS = frozenset("everyone everybody everything anyone anybody".split())
+#: the words that, opening a sentence, stand for what the sentence before it names ("It has …",
+#: "Its battery …"): such a sentence aligns with a claim by that sentence's names too
+OPENING_PRONOUNS = frozenset("it they he she its their his her".split())
+#: the conjunctions that open a clause with the subject of the clause before it ("…, but no HDMI port")
+SUBJECT_SHARING = frozenset("but and yet or".split())
+#: the words that join a second pole's clause to the first's ("longest and the Lakeside Loop the shortest")
+POLE_JOINS = frozenset("and but while whereas yet".split())
 
 #: comparatives: "A is longer than B". Each row is (one pole's forms, the other pole's forms); read
 #: only with a "than", since "more oxygen" or "a higher payload" compares nothing named

@@ -18,6 +18,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     ONLY,
     PRONOUNS,
     SCOPE,
+    SUBJECT_SHARING,
 )
 from rt4chart_plugins.text.words import STOPWORDS, stem
 
@@ -167,10 +168,6 @@ def subject(span: Span, k: int) -> tuple[set[str], set[str]]:
     return set(content(span.toks[a:k])), set(content(span.toks[a:b])) | {stem(t) for t in span.low[a:b] if t in LEXICAL}
 
 
-#: the conjunctions that open a clause sharing the subject of the clause before it
-_JOINED = frozenset("but and yet or".split())
-
-
 def same_subject(claim: Span, i: int, sentence: Span, j: int) -> bool:
     """Whether the claim's clause at ``i`` and the sentence's at ``j`` are about the same thing:
     one's subject is all in the other's clause, or the sentence's is a pronoun ("It still cannot
@@ -180,7 +177,7 @@ def same_subject(claim: Span, i: int, sentence: Span, j: int) -> bool:
     a, _ = clause_of(sentence.low, j)
     # a clause that a conjunction opens after a comma ("…, but no HDMI port") has the subject of
     # the clause before it
-    while a > 1 and sentence.low[a] in _JOINED:
+    while a > 1 and sentence.low[a] in SUBJECT_SHARING:
         a, _ = clause_of(sentence.low, a - 2)
     # an empty subject stands for something named before when it is a pronoun, or when the clause
     # opens the sentence ("Cannot be flown in high winds."); not after a comma ("…, rather than branching")
