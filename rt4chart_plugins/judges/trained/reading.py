@@ -99,15 +99,19 @@ class Reading:
         """The P(ENT) at which ``claim`` is ENT: the threshold, or the clause bar for a clause of a
         flagged sentence read alone, and at least :data:`DOUBT_FLOOR` for what follows the
         answer's own abstention."""
-        bar = self._clause_bar if alone else self.threshold
+        bar = self._base_bar(alone)
         return max(bar, DOUBT_FLOOR) if claim.after_abstention else bar
+
+    def _base_bar(self, alone: bool) -> float:
+        """The bar any claim is held to, before the doubt floor: the clause bar when read alone."""
+        return self._clause_bar if alone else self.threshold
 
     def _floor_reason(self, claim: Claim, p_ent: float, alone: bool = False) -> str | None:
         """The reason of a claim that only the doubt floor kept from ENT (it follows the answer's
         own abstention, and its support reached the bar any other claim is held to): a user reads
         why a claim with that support is flagged here and not elsewhere."""
         bar = self._bar(claim, alone)
-        if not claim.after_abstention or not (self._clause_bar if alone else self.threshold) <= p_ent < bar:
+        if not claim.after_abstention or not self._base_bar(alone) <= p_ent < bar:
             return None
         return (
             f"The answer says the context lacks this, and the context's support for it "
