@@ -226,7 +226,7 @@ def quantities(text: str) -> list[Quantity]:
     return [q for _, q in sorted(found, key=lambda at_q: at_q[0])]
 
 
-#: what joins the two times of a span of time: "from 11:00 to 12:30", "between 9 and 5", "6-10 am"
+#: what joins the two times of a span of time: "from 11:00 to 12:30", "between 9 am and 5 pm", "9:00-17:00"
 _SPAN_JOIN = re.compile(r"\s*(?:to|until|till|and|through|[-–—])\s*", re.IGNORECASE)
 _SPAN_OPEN = re.compile(r"(?:from|between)\s*$", re.IGNORECASE)
 
@@ -241,7 +241,8 @@ def durations_between(text: str) -> list[Quantity]:
     out = []
     for (a, start), (b, end) in zip(found, found[1:]):
         gap = text[a + len(start.text) : b]
-        if not _SPAN_JOIN.fullmatch(gap) or not (_SPAN_OPEN.search(text[max(0, a - 12) : a]) or gap.strip() in "-–—"):
+        opened = _SPAN_OPEN.search(text[max(0, a - 12) : a])  # "from 6 am to 10 am", or a dash: "9:00-17:00"
+        if not _SPAN_JOIN.fullmatch(gap) or not (opened or gap.strip() in ("-", "–", "—")):
             continue
         minutes = (end.value - start.value) % 1440
         if minutes > 720 and "12h" in (start.unit, end.unit):  # "9 to 5" on one 12-hour clock
