@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from rt4chart_plugins.rules.amounts import AmountIndex
+from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, durations_between, fractions_as_digits, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.types import Label
@@ -119,8 +120,10 @@ class KnownFacts:
     verification checks every claim of an answer against the same context, and reading a long
     context's numbers again for each claim cost more than the rest of the check."""
 
-    def __init__(self, context: str, question: str | None = None):
+    def __init__(self, context: str, question: str | None = None, units: Sequence[str] | None = None):
         self.source = context + "\n" + (question or "")
+        self._units = list(units) if units is not None else context.splitlines()
+        self._shares: set[float] | None = None
         self.numbers = numbers(self.source)
         self.lowered = self.source.lower()
         self._amounts: list | None = None
@@ -133,10 +136,17 @@ class KnownFacts:
         compared with every amount of a long context."""
         if self._amounts is None:
             amounts = quantities(self.source)
-            self._index = AmountIndex(amounts + durations_between(self.source))
+            self._index = AmountIndex(amounts + implied([self.source], amounts))
             self._stated = {_value(q.value) for q in amounts if q.kind != TIME_OF_DAY}
             self._amounts = amounts
         return self._amounts
+
+    def shares(self) -> set[float]:
+        """The shares, as percentages, that one amount of a context sentence is of another
+        (:func:`~rt4chart_plugins.rules.derived.shares`), read when a claim first states one."""
+        if self._shares is None:
+            self._shares = shares(self._units, quantities)
+        return self._shares
 
     def _supported(self, amount) -> bool:
         self.amounts()
@@ -172,9 +182,10 @@ class KnownFacts:
                 if len(parts) > 1 and parts <= unknown:
                     unknown = (unknown - parts) | {_value(q.value)}
         # a share in words that the source states as a percentage ("half" as "50 percent", "a fifth"
-        # as "20 percent") is known, and so are its words' numbers ("fifth" read as an ordinal)
+        # as "20 percent"), or as two amounts of one sentence ("12 euros, students 6 euros": half),
+        # is known, and so are its words' numbers ("fifth" read as an ordinal)
         for m in _FRACTION_OF_WHOLE.finditer(fractions_as_digits(strip_markers(claim))):
-            if _as_percent(_fraction(m)) in self.numbers:
+            if _as_percent(_fraction(m)) in self.numbers or _as_percent(_fraction(m)) in self.shares():
                 unknown -= numbers(m.group(0), as_claim=True)
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place
@@ -212,7 +223,7 @@ class FactRule:
     by_sentence = False
 
     def read(self, units: Sequence[str], context: str, question: str | None) -> KnownFacts:
-        return KnownFacts(context, question)
+        return KnownFacts(context, question, units)
 
 
 def unsupported_facts(claim: str, context: str, question: str | None = None) -> list[str]:

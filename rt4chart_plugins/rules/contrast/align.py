@@ -12,9 +12,11 @@ from rt4chart_plugins.rules.amounts import AmountIndex, comparable
 from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation, quantifier, relation, roles, state
 from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
+from rt4chart_plugins.rules.dates import other_weekday
+from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import Quantity, durations_between, quantities
+from rt4chart_plugins.rules.quantities import Quantity, quantities
 from rt4chart_plugins.text.words import stem
 from rt4chart_plugins.types import Label
 
@@ -111,10 +113,10 @@ class Contrasts:
         """The context's amounts, read once when a claim first states one."""
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
-            # a span of time states its length ("from 11:00 to 12:30": 90 minutes), which is known
-            # but is no amount a claim's is compared with
-            spans = [q for t in self._units for q in durations_between(t)]
-            everywhere = AmountIndex([q for qs in per_sentence for q in qs] + spans)
+            # what the context implies ("from 11:00 to 12:30": 90 minutes) is known, but is no
+            # amount a claim's is compared with
+            stated = [q for qs in per_sentence for q in qs]
+            everywhere = AmountIndex(stated + implied(self._units, stated))
             self._amounts = _Amounts(
                 everywhere,
                 per_sentence,
@@ -172,7 +174,7 @@ class Contrasts:
         candidates = [c for c in clauses if claim.keys & c.keys]
         for check in (quantifier, modality, relation, roles):
             found = found or next((r for c in candidates if (r := check(claim, c))), None)
-        return found or state(claim, sentence) or self._quantity(claim, sentence)
+        return found or state(claim, sentence) or self._quantity(claim, sentence) or _weekday(claim, sentence)
 
     def check(self, claim: str) -> Finding | None:
         """:class:`Finding` protocol: CON citing the context sentence the claim contrasts with,
@@ -188,6 +190,16 @@ class Contrasts:
         return Finding(
             "contrast", found.kind, Label.CON, (found.unit,), reason, claim_says=found.at, context_says=sentence
         )
+
+
+def _weekday(claim: Span, sentence: Span) -> Contrast | None:
+    """A date the sentence gives another day of the week: "booked for Tuesday 3 April" against
+    "booked for Thursday 3 April"."""
+    found = other_weekday(claim.text, sentence.text)
+    if found is None:
+        return None
+    mine, theirs = found
+    return Contrast("date", sentence.unit, sentence.text, f"{mine.text} (the context: {theirs.text})", at=mine.text)
 
 
 class ContrastRule:

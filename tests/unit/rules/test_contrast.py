@@ -40,6 +40,10 @@ CAUGHT = [
     ("negation", ["Parcels must be classified by weight before shipping.", "Parcels ship on Fridays."],
      "No classification of parcels is needed before shipping."),
     ("quantity", ["The Marlow ferry crossing is 8 kilometres long."], "The Marlow ferry crossing is 8 miles long."),
+    # one date, another day of the week
+    ("date", ["Your eye test is on Monday 14 October at 10:15.", "Bring your glasses."],
+     "Your eye test is on Wednesday 14 October."),
+    ("date", ["The choir sings on Saturday, June 7, 2025 in the town hall."], "The choir sings on Sunday, June 7 in the town hall."),
     ("quantity", ["Each tablet contains 20 mg of zinc."], "Each tablet contains 20 g of zinc."),
     ("quantity", ["The Tarn estate employs 350 people."], "The Tarn estate employs 350,000 people."),
     ("quantity", ["Hollis Park was opened in 1962 by the mayor."], "Hollis Park was opened in 1926 by the mayor."),
@@ -67,6 +71,9 @@ CAUGHT = [
 ]
 
 LEFT_ALONE = [
+    # the same date and day, said otherwise; another date, with its own day
+    (["Your eye test is on Monday 14 October at 10:15."], "Your eye test is on Monday, the 14th of October."),
+    (["The market opens on Friday 3 May and again on Friday 10 May."], "The market opens on Friday 10 May."),
     # a paraphrase of a negation: the negated word is not in the context
     (["The board rejected the merger proposal."], "The board did not accept the merger proposal."),
     # a weakening: all → some

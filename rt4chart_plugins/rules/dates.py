@@ -1,0 +1,109 @@
+"""Calendar dates read out of a text ("Thursday 3 April", "May 12, 2025", "the 3rd of April"), so
+that a claim's date compares with the context's as a date and not as its words.
+
+Two readings use them. The contrast rule: a date that the context gives one day of the week and
+the claim another ("booked for Tuesday 3 April" against "Thursday 3 April") is the same date
+said otherwise, whatever the other words share. And the lengths a text states by the two ends of
+a stay ("starts on 12 May … ends on 15 May" states three days, :func:`days_between`), which an
+answer that says so restates.
+
+A date without a year is taken in one year, a later month in the same one: the texts read here
+are schedules and notices, not chronologies.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from rt4chart_plugins.rules.quantities import Quantity
+from rt4chart_plugins.text.english import strip_markers
+
+MONTHS = "january february march april may june july august september october november december".split()
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: capitalized, as English writes them: "may 3" is no date
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+#: "Thursday 3 April", "Thursday, 3 April 2025", "the 3rd of April", "April 3", "Thu" is not read
+_DATE = re.compile(
+    rf"(?:\b(?P<weekday>{_WEEKDAY}),?\s+(?:[Tt]he\s+)?)?"
+    rf"(?:\b(?P<day>{_DAY})(?:\s+of)?\s+(?P<month>{_MONTH})(?![\w])|\b(?P<month2>{_MONTH})\s+(?P<day2>{_DAY})\b(?!:|\.\d))"
+    r"(?:,?\s+(?P<year>(?:1[6-9]|20)\d\d)\b)?"
+)
+#: a sentence's end, which a stay's two dates do not cross ("12 May … 15 May." is one stay)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+#: the longest stay read from its two ends; a text's dates further apart are events, not a stay
+LONGEST_STAY = 366
+
+
+@dataclass(frozen=True)
+class Date:
+    """A day of a month (1-based both), the year and the day of the week when written (weekday
+    0 is Monday), and the words as written."""
+
+    day: int
+    month: int
+    year: int | None
+    weekday: int | None
+    text: str
+    start: int
+
+
+def dates(text: str) -> list[Date]:
+    """Every calendar date written in ``text``, in order."""
+    out = []
+    for m in _DATE.finditer(strip_markers(text)):
+        month_word = (m.group("month") or m.group("month2")).lower()
+        month = next(i for i, name in enumerate(MONTHS, 1) if name.startswith(month_word[:3]))
+        day = int((m.group("day") or m.group("day2")).rstrip("stndrh"))
+        if day > _days_in(month):
+            continue
+        weekday = WEEKDAYS.index(m.group("weekday").lower()) if m.group("weekday") else None
+        year = int(m.group("year")) if m.group("year") else None
+        out.append(Date(day, month, year, weekday, m.group(0).strip(), m.start()))
+    return out
+
+
+def _days_in(month: int) -> int:
+    return 29 if month == 2 else 30 if month in (4, 6, 9, 11) else 31
+
+
+def other_weekday(claim: str, context: str) -> tuple[Date, Date] | None:
+    """The first date of ``claim`` written with a day of the week that ``context`` writes with
+    another day of the week (the same day and month, and the same year where both give one), as
+    (the claim's, the context's); None if there is none."""
+    theirs = [d for d in dates(context) if d.weekday is not None]
+    for mine in dates(claim):
+        if mine.weekday is None:
+            continue
+        for other in theirs:
+            same_year = mine.year is None or other.year is None or mine.year == other.year
+            if (mine.day, mine.month) == (other.day, other.month) and same_year and mine.weekday != other.weekday:
+                return mine, other
+    return None
+
+
+def days_between(text: str) -> list[Quantity]:
+    """The length of each stay ``text`` gives by two dates of one sentence: "starts on 12 May and
+    ends on 15 May" states three days (and 72 hours). Read as stated, like a span of hours
+    (:func:`~rt4chart_plugins.rules.quantities.durations_between`): never a length another amount
+    contradicts."""
+    text = strip_markers(text)
+    found = dates(text)
+    out = []
+    for a, b in zip(found, found[1:]):
+        if _SENTENCE_END.search(text, a.start + len(a.text), b.start):
+            continue
+        year = a.year or b.year or 2001  # any year without 29 February: the texts give none
+        first = date(year, a.month, min(a.day, _days_in(a.month) if a.month != 2 else 28))
+        second_year = b.year or (year + 1 if (b.month, b.day) < (a.month, a.day) and not a.year else year)
+        second = date(second_year, b.month, min(b.day, _days_in(b.month) if b.month != 2 else 28))
+        days = (second - first).days
+        if 0 < days <= LONGEST_STAY:
+            out.append(Quantity(float(days), "day", "[time]", f"{a.text}–{b.text}"))
+    return out
