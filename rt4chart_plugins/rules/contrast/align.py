@@ -4,6 +4,7 @@ package's docstring)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from rt4chart_plugins.rules.dates import other_weekday
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import Quantity, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, quantities
 from rt4chart_plugins.text.words import stem
 from rt4chart_plugins.types import Label
 
@@ -143,6 +144,10 @@ class Contrasts:
         theirs = known.per_sentence[sentence.unit] if 0 <= sentence.unit < len(known.per_sentence) else []
         for q in mine:
             stated = known.everywhere.supports(q) or q.value in known.bare
+            if stated and (other := _given_to_another(claim, sentence, mine, q)) is not None:
+                return Contrast(
+                    "quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})", at=q.text
+                )
             if stated and not (q.unit and self._holds_all_but_amounts(claim, sentence, mine, theirs, q)):
                 continue
             if not stated and not q.unit and q.value in known.numbers:
@@ -190,6 +195,78 @@ class Contrasts:
         return Finding(
             "contrast", found.kind, Label.CON, (found.unit,), reason, claim_says=found.at, context_says=sentence
         )
+
+
+#: where a sentence that gives several amounts passes from one to the next: "28 euros in the stalls
+#: and 18 euros in the balcony", "three weeks, while DVDs … 7 days"; not before a participle, whose
+#: clause says more of the one before it ("35,512 square feet …, bringing the total to 180,000 square
+#: feet", "40 euros, including 5 euros of tax")
+_AMOUNT_BREAK = re.compile(r"(?:[,;]\s*|\s+(?:and|but|while|whereas|or)\s+)(?!\s*[a-z]+ing\b)", re.IGNORECASE)
+
+
+def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, Quantity]] | None:
+    """``text`` cut between each two of its amounts at the last break between them, as (the
+    words before the piece's amount, the piece, its amount); None where an amount's words are not
+    found as written, or two amounts have no break between them ("from 9 am to 7 pm")."""
+    at, found = 0, []
+    for q in amounts:
+        i = text.find(q.text, at)
+        if i < 0:
+            return None
+        found.append((i, i + len(q.text), q))
+        at = i + len(q.text)
+    cuts = [0]
+    for (_, end, _q), (start, _e, _r) in zip(found, found[1:]):
+        breaks = list(_AMOUNT_BREAK.finditer(text, end, start))
+        if not breaks:
+            return None
+        cuts.append(breaks[-1].end())
+    # the last piece ends at the first break after its amount: what follows ("…, whichever is later,
+    # if you file a claim") may bear on every piece, as the words before the first amount may
+    tail = _AMOUNT_BREAK.search(text, found[-1][1])
+    cuts.append(tail.start() if tail else len(text))
+    return [(text[a:i], text[a:b], q) for (a, b), (i, _, q) in zip(zip(cuts, cuts[1:]), found)]
+
+
+def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quantity) -> Quantity | None:
+    """The amount of another piece of ``sentence`` that the claim's words bind ``q`` to, where
+    the sentence gives ``q`` to one thing and another amount of its kind to another: "Balcony
+    tickets cost 28 euros" against "Tickets cost 28 euros in the stalls and 18 euros in the
+    balcony" (18 euros), "DVDs can be kept for three weeks" against "Books can be kept for three
+    weeks, while DVDs must be returned within 7 days" (7 days).
+
+    The claim must share words with the other piece that ``q``'s piece lacks, and none with
+    ``q``'s piece that the other lacks. The words before the first amount are left out of both
+    sides, since they may be what every piece shares ("Tickets cost … and 18 euros …"): a claim
+    of those words alone ("Tickets cost 18 euros") is only vaguer than the sentence, and so are
+    the words after the last piece's amount and its phrase. None when the sentence gives ``q``
+    twice or the claim states another amount of its kind (that one is what the claim gives the
+    other piece, and the amount check reads it), and for a bare
+    count or a time of day: what a count counts, or which end of a span a time is, is not read."""
+    if not q.unit or q.kind == TIME_OF_DAY:
+        return None
+    if any(m is not q and comparable(q, m) for m in mine):
+        return None
+    theirs = [a for a in quantities(sentence.text) if comparable(q, a)]  # "children under 12" cuts nothing
+    if len(theirs) < 2:
+        return None
+    pieces = _pieces(sentence.text, theirs)
+    if pieces is None:
+        return None
+    amount_words = {k for m in mine for k in span(-1, m.text).keys}
+    words = claim.keys - amount_words
+    head = span(-1, pieces[0][0]).keys
+    own = [span(-1, piece).keys - amount_words - head for _, piece, _ in pieces]
+    holding = [i for i, (_, _, a) in enumerate(pieces) if AmountIndex([a]).supports(q)]
+    if len(holding) != 1:
+        return None
+    i = holding[0]
+    for j, (_, _, other) in enumerate(pieces):
+        if j == i or AmountIndex([other]).supports(q):
+            continue
+        if words & (own[j] - own[i]) and not words & (own[i] - own[j]):
+            return other
+    return None
 
 
 def _weekday(claim: Span, sentence: Span) -> Contrast | None:

@@ -40,6 +40,14 @@ CAUGHT = [
     ("negation", ["Parcels must be classified by weight before shipping.", "Parcels ship on Fridays."],
      "No classification of parcels is needed before shipping."),
     ("quantity", ["The Marlow ferry crossing is 8 kilometres long."], "The Marlow ferry crossing is 8 miles long."),
+    # an amount the sentence gives to something else: the claim's words bind it to the other piece
+    ("quantity", ["Seats cost 40 euros in the front rows and 25 euros at the back."],
+     "Seats at the back cost 40 euros."),
+    ("quantity", ["Adults ride for 3 euros and children under 14 for 1.50 euros."],
+     "Children under 14 ride for 3 euros."),
+    ("quantity", ["Lab reports are due within two weeks, while essays are due within 10 days."],
+     "Essays are due within two weeks."),
+    ("quantity", ["Exports grew 4 % in May and 2 % in June."], "Exports grew 4 % in June."),
     # one date, another day of the week
     ("date", ["Your eye test is on Monday 14 October at 10:15.", "Bring your glasses."],
      "Your eye test is on Wednesday 14 October."),
@@ -71,6 +79,20 @@ CAUGHT = [
 ]
 
 LEFT_ALONE = [
+    # each amount where the sentence puts it, a claim vaguer than the sentence, the words that
+    # every piece shares, and a sentence that names the other piece only to compare
+    (["Seats cost 40 euros in the front rows and 25 euros at the back."], "Seats at the back cost 25 euros."),
+    (["Seats cost 40 euros in the front rows and 25 euros at the back."], "Seats cost 25 euros."),
+    (["Seats cost 40 euros in the front rows and 25 euros at the back."],
+     "Seats in the front rows cost 40 euros, more than those at the back."),
+    (["Exports grew 4 % in May and 2 % in June."], "Exports grew 2 % in June."),
+    # a participle's clause says more of the piece before it: it is no piece of its own
+    (["The firm leased 3,000 square metres on the fifth floor, bringing its total to 9,000 square metres."],
+     "The firm grew to 9,000 square metres by leasing the fifth floor."),
+    # what follows the last amount's phrase bears on every piece
+    (["Keep the receipt for 2 years after buying or 1 year after opening, whichever is later, if you want a refund."],
+     "Keep the receipt for 2 years if you want a refund."),
+    (["Adults ride for 3 euros and children under 14 for 1.50 euros."], "Adults ride for 3 euros."),
     # the same date and day, said otherwise; another date, with its own day
     (["Your eye test is on Monday 14 October at 10:15."], "Your eye test is on Monday, the 14th of October."),
     (["The market opens on Friday 3 May and again on Friday 10 May."], "The market opens on Friday 10 May."),
@@ -142,6 +164,13 @@ def test_a_contrast_is_caught_and_cites_the_sentence_that_states_otherwise(kind,
 @pytest.mark.parametrize("context,claim", LEFT_ALONE, ids=[f"left-{i}" for i in range(len(LEFT_ALONE))])
 def test_what_only_looks_like_a_contrast_is_left_alone(context, claim):
     assert Contrasts(context).find(claim) is None
+
+
+def test_an_amount_given_to_another_piece_is_blamed_on_the_claims_wrong_amount_not_its_right_one():
+    # the claim gives the first piece its own amount and the second a wrong one: the wrong one is blamed
+    contrasts = Contrasts(["The club charges 40 euros a year, or 5 euros per visit."])
+    found = contrasts.check("The club charges 40 euros a year, or 6 euros per visit.")
+    assert (found.kind, found.claim_says) == ("quantity", "6 euros")
 
 
 def test_a_contrast_names_the_claims_own_words_it_is_about():
