@@ -37,14 +37,21 @@ def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
     the names that open the sentence it follows ("The Corvo Air 14 laptop has …"), carried along a
     run of such sentences; an empty set for any other. A claim names the thing ("The Corvo Air 14
     has an HDMI port") where the context said "it", so the sentence aligns with the claim by
-    those names too. Only alignment reads them: every check still reads the sentence's own words."""
+    those names too. Only alignment reads them: every check still reads the sentence's own words.
+
+    A sentence whose one capitalized opening word is only its first ("Lessons last 45 minutes.")
+    may not name anything, since every sentence starts with a capital: the names before it are
+    carried past it too, beside that word ("The Harbour Pool …. Lessons last 45 minutes. It has a
+    sauna" carries harbour and pool to "It")."""
     out: list[set[str]] = []
     carried: set[str] = set()
     for s in sentences:
         if s.low and s.low[0] in OPENING_PRONOUNS:
             out.append(carried)
             continue
-        carried = set(_leading_names(s))
+        run = _leading_names(s)
+        only_first = len(run) == 1 and s.low[0] not in ("the", "a", "an")
+        carried = carried | set(run) if only_first else set(run)
         out.append(set())
     return out
 
