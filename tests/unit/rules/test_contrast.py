@@ -48,6 +48,9 @@ CAUGHT = [
     ("quantity", ["Lab reports are due within two weeks, while essays are due within 10 days."],
      "Essays are due within two weeks."),
     ("quantity", ["Exports grew 4 % in May and 2 % in June."], "Exports grew 4 % in June."),
+    # "it" takes the names carried past a sentence whose only capital is its first word
+    ("negation", ["The Linden Library opens at 9 am on weekdays.", "Loans last three weeks.",
+                  "It has a reading room, but no café."], "The Linden Library has a café."),
     # one date, another day of the week
     ("date", ["Your eye test is on Monday 14 October at 10:15.", "Bring your glasses."],
      "Your eye test is on Wednesday 14 October."),
