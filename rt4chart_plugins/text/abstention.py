@@ -28,12 +28,21 @@ _ABOUT = (
     r"(?:\s+(?:to|for|about|on|regarding)\s+(?:that|this|it|your\s+question|the\s+question|this\s+question"
     r"|that\s+question))?"
 )
+#: what only ever names a text, never a thing: "the page doesn't cover parking" reports a lack,
+#: where "the policy doesn't cover flood damage" states a fact
+_TEXT_NOUN = r"(?:context|text|passages?|documents?|information|article|sources?|page|website|site|excerpt)"
+#: what stands for the source: a text, or a document that may also be an agreement or a plan (a
+#: policy, a booking, a syllabus), read as the source with verbs of saying
+_SOURCE_NOUN = (
+    rf"(?:{_TEXT_NOUN}|data|policy|leaflet|listing|notice|schedule|timetable|menu|description|sheet|record|"
+    r"report|notes?|release\s+notes|fee\s+sheet|terms|rules|recipe|biography|confirmation|booking|syllabus|"
+    r"posting|label|ad|advert|advertisement|summary|post|email|letter|brochure|guide|manual|announcement|"
+    r"document\s+provided)"
+)
 _SOURCE = (
     r"(?:,?\s*(?:based\s+on|from|given|according\s+to|with|in)\s+(?:the\s+|this\s+)?"
     r"(?:provided\s+|given\s+|available\s+|above\s+|retrieved\s+)?"
-    r"(?:context|information|passages?|documents?|text|sources?|data"
-    r"|(?:[\w'’-]+\s+){0,2}?(?:page|sheet|notice|leaflet|letter|listing|timetable|schedule|label|posting|"
-    r"booking|confirmation|syllabus|description|guide|manual|website|site|article|policy|terms|rules)))?"
+    rf"(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN})?"
 )
 
 #: the whole sentence is an abstention (an optional "Sorry," in front, punctuation after)
@@ -50,13 +59,6 @@ def is_abstention(sentence: str) -> bool:
 
 # ---- "the context does not say": the answer reports that its source lacks something ----------
 
-#: what stands for the source: the context itself, a document's name, or a pronoun for either
-_SOURCE_NOUN = (
-    r"(?:context|passages?|text|documents?|article|sources?|information|data|excerpt|policy|leaflet|"
-    r"listing|page|notice|schedule|timetable|menu|description|sheet|record|report|notes?|release\s+notes|"
-    r"fee\s+sheet|terms|recipe|biography|confirmation|leaflet|label|ad|advert|advertisement|"
-    r"summary|post|email|letter|brochure|guide|manual|announcement|website|site|document\s+provided)"
-)
 _SUBJECT = (
     rf"(?:(?:the|this|that|these|those|your|its|their)\s+)?(?:(?:provided|given|above|retrieved|available|"
     rf"supplied|original)\s+)?(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN}|it|this|that|they|there"
@@ -134,9 +136,7 @@ _LACKS = re.compile(
     # cheques aren't covered anywhere in the fee sheet; it doesn't cover payment methods
     + rf"|(?:[\w'’-]+\s+){{0,6}}?(?:{_COPULA_NOT})\s+(?:covered|included|listed|given|provided)\s+"
     + rf"(?:anywhere\s+)?in\s+(?:the|this|that)\s+(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN}\b{_REST}"
-    + r"|(?:it|this|that|they|the\s+(?:[\w'’-]+\s+)?(?:context|text|passages?|documents?|information|article|"
-    + r"sources?|page|website|site|excerpt))\s+"
-    + rf"(?:{_NEG})\s+cover\b{_REST}"
+    + rf"|(?:it|this|that|they|the\s+(?:[\w'’-]+\s+)?{_TEXT_NOUN})\s+(?:{_NEG})\s+cover\b{_REST}"
     # I could not find anything about X in the listing
     + rf"|{_FIND}\b{_REST}"
     # I don't know whether it causes drowsiness; I'm not sure when it opens

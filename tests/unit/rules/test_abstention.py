@@ -17,6 +17,7 @@ ABSTENTIONS = [
     "I cannot say for sure from the given passages.",
     "I have no idea.",
     "I can't tell from the rule sheet.",
+    "I don't know, based on the brochure.",
 ]
 CLAIMS = [
     "I don't know why, but the trial lasts 14 days.",
@@ -84,6 +85,11 @@ LACKS = [
     "No software is named in the syllabus.",
     "Nothing about uniforms is mentioned.",
     "The spec sheet doesn't list a fingerprint reader.",
+    # every document noun is read by every form that names a source
+    "I can't tell from the recipe whether it is vegan.",
+    "I'm not sure from the email when it starts.",
+    "That's not something the syllabus covers.",
+    "Lunch isn't included anywhere in the booking.",
 ]
 STATEMENTS = [  # what a thing is or does, not what a text says: claims
     "The trial does not include unlimited storage.",
@@ -98,6 +104,7 @@ STATEMENTS = [  # what a thing is or does, not what a text says: claims
     # the same forms, said of a thing or in the past, state a fact
     "The policy does not cover flood damage.",
     "The insurance doesn't cover additional drivers.",
+    "The booking doesn't cover additional drivers.",
     "The shop doesn't list prices online.",
     "The company doesn't name a successor.",
     "No refunds are given in the first week.",
