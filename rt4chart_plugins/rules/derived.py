@@ -31,8 +31,9 @@ MOST_PRODUCTS = 400
 #: the longest shift of a time of day read (in minutes): "arrive 10 minutes early", "ends 2 hours
 #: later"; a stay of days moves no clock
 LONGEST_SHIFT = 12 * 60
-#: the shares a sentence's two amounts are read as: those that people write in words
-SHARES = (1 / 2, 1 / 3, 2 / 3, 1 / 4, 3 / 4, 1 / 5, 1 / 10)
+#: the shares a sentence's two amounts are read as: those that people write in words ("half",
+#: "a third", "twice", "three times")
+SHARES = (1 / 2, 1 / 3, 2 / 3, 1 / 4, 3 / 4, 1 / 5, 1 / 10, 2, 3, 4, 5, 10)
 
 
 def implied(texts: Iterable[str], amounts: Sequence[Quantity]) -> list[Quantity]:
@@ -65,7 +66,7 @@ def _shares_of_prices(amounts: Sequence[Quantity]) -> Iterable[Quantity]:
 
 def shares(sentences: Iterable[str], read) -> set[float]:
     """The shares, as percentages, that one amount of a sentence is of another of its kind and
-    currency ("adults pay 12 euros, students 6 euros": 50.0); only the shares of :data:`SHARES`.
+    currency ("adults pay 12 euros, students 6 euros": 50.0 and 200.0); only those of :data:`SHARES`.
     ``read`` reads a sentence's quantities (the caller's, so that a context is read once)."""
     out: set[float] = set()
     for sentence in sentences:

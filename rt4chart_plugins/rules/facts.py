@@ -62,6 +62,8 @@ _FRACTION_OF_WHOLE = re.compile(
     re.IGNORECASE,
 )
 _DENOMINATORS = {"third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+#: a multiple in words: "twice the child price", "three times as much"
+_MULTIPLE = re.compile(r"\b(?:(?P<twice>twice)|(?P<count>two|three|four|five|ten)\s+times)\b", re.IGNORECASE)
 
 
 def _fraction(m: re.Match) -> Decimal:
@@ -184,8 +186,15 @@ class KnownFacts:
         # a share in words that the source states as a percentage ("half" as "50 percent", "a fifth"
         # as "20 percent"), or as two amounts of one sentence ("12 euros, students 6 euros": half),
         # is known, and so are its words' numbers ("fifth" read as an ordinal)
-        for m in _FRACTION_OF_WHOLE.finditer(fractions_as_digits(strip_markers(claim))):
+        plain = fractions_as_digits(strip_markers(claim))
+        for m in _FRACTION_OF_WHOLE.finditer(plain):
             if _as_percent(_fraction(m)) in self.numbers or _as_percent(_fraction(m)) in self.shares():
+                unknown -= numbers(m.group(0), as_claim=True)
+        # and a multiple that two amounts of one sentence state ("8 euros for adults and 4 euros for
+        # children": adults pay twice as much)
+        for m in _MULTIPLE.finditer(plain):
+            times = 2 if m.group("twice") else CARDINALS[m.group("count").lower()]
+            if _as_percent(times) in self.shares():
                 unknown -= numbers(m.group(0), as_claim=True)
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         # "Pennsylvania" against a record's "state": "PA" is the same place

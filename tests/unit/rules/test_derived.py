@@ -48,10 +48,12 @@ def test_a_share_of_a_price_by_a_stated_percentage_is_known():
     assert unsupported_facts("Members pay 10 euros a ticket.", CINEMA) == ["10"]
 
 
-def test_a_share_in_words_that_two_amounts_of_a_sentence_state_is_known():
-    assert shares([POOL], quantities) == {50.0}
+def test_a_share_or_a_multiple_in_words_that_two_amounts_of_a_sentence_state_is_known():
+    assert shares([POOL], quantities) == {50.0, 200.0}
     assert unsupported_facts("Children pay half the adult price.", POOL) == []
+    assert unsupported_facts("Adults pay twice the child price.", POOL) == []
     assert unsupported_facts("Children pay a third of the adult price.", POOL) == ["3"]
+    assert unsupported_facts("Adults pay three times the child price.", POOL) == ["3"]
     # two sentences' amounts are not compared: nothing says one is a share of the other
     apart = "Adults pay 8 euros.\nA locker costs 4 euros."
     assert unsupported_facts("Children pay half the adult price.", apart) == ["0.5"]
