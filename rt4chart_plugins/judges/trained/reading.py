@@ -190,6 +190,7 @@ class Reading:
                 request.want_phrase,
                 [s.id for s in request.sentences],
                 cost,
+                prose=not structured(request.sentences),
             )
             by_unit = dict(zip(split, parts))
             out.judgements = [j for k, unit in enumerate(out.judgements) for j in by_unit.get(k, [unit])]
@@ -268,13 +269,19 @@ class Reading:
         want_phrase: bool,
         ids: list[int],
         cost: Cost,
+        *,
+        prose: bool = True,
     ) -> list[list[Judgement]]:
         """Each clause's own judgement, per sentence of ``jobs`` (the clauses the claims stage cut):
         the sentence's when it is supported; when it is flagged, each clause is scored against its
         own premise, and the clauses that hold alone, at the threshold plus :data:`CLAUSE_MARGIN`
         (:func:`~rt4chart_plugins.claims.held_alone`: if every one does, the weakest does not), are
         ENT on their own while the rest keep the sentence's label and its evidence. So the
-        answer's verdict is the sentences'."""
+        answer's verdict is the sentences'.
+
+        A supported sentence's clause that adds words is read alone against ``prose`` only: an
+        answer about a window of JSON fields puts the field names into words of its own, so its
+        faithful clauses add words as often as invented ones (lab/docs/training.md)."""
         flagged = [(g, j, p) for g, j, p in jobs if j.label != Label.ENT]
         alone = iter(self._score_alone(premises, question, [c.text for g, _, _ in flagged for c in g], cost))
         # a clause of a supported sentence answers for itself when it adds words no context
@@ -284,7 +291,7 @@ class Reading:
         adding = [
             (c.id, with_subject(judged_text(g), c.text))
             for g, j, _ in jobs
-            if j.label == Label.ENT
+            if j.label == Label.ENT and prose
             for c in g
             if premises.lexicon.weight(premises.lexicon.novel(c.text)) >= ADDED_WEIGHT
         ]
@@ -386,6 +393,9 @@ def premise_question(sentences: list[Sentence], question: str | None) -> str | N
     Data2txt rows have none). With a "Question:" line in front of a record it flagged 7 to 10 of 21
     faithful sentences about three records, against 1 of 21 without; with the line left out, a
     question changes nothing there."""
-    if sentences and all(s.field is not None for s in sentences):
-        return None
-    return question
+    return None if structured(sentences) else question
+
+
+def structured(sentences: list[Sentence]) -> bool:
+    """Whether a window is made only of structured (JSON) fields."""
+    return bool(sentences) and all(s.field is not None for s in sentences)

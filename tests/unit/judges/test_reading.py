@@ -112,3 +112,32 @@ def test_a_clause_read_alone_that_only_the_floor_flags_says_why():
     assert [j.label for j in plain] == [Label.ENT, Label.ENT]
     assert doubted[0].label == Label.ENT and doubted[1].label == Label.NIC
     assert "abstention" in doubted[1].reason and "0.40" in doubted[1].reason
+
+
+def test_a_clause_that_adds_words_is_read_alone_against_prose_but_not_against_json_fields():
+    """An answer about a record puts its field names into words of its own, so a faithful clause
+    adds words as often as an invented one: against a window of JSON fields a supported sentence's
+    clauses keep its verdict, where against prose the clause that adds words answers for itself."""
+    loaded = TrainedJudge()._load()
+    sentence = "The Golden Wok serves Chinese food and has a cosy dining room."
+    clauses = ["The Golden Wok serves Chinese food", "and has a cosy dining room."]
+    read_alone = []
+
+    def sentence_holds(loaded, text, premise, premises, logits):
+        p = 0.2 if "cosy" in text and text != sentence else 0.9  # the added clause, read alone
+        if p == 0.2:
+            read_alone.append(text)
+        return (p, 0.1, 0.9 - p), Signals(encoder={Label.ENT: p}, coverage=0.5)
+
+    def request(fields: list[str | None]) -> VerifyRequest:
+        texts = ["name: The Golden Wok", "categories: Chinese, Restaurants"]
+        sentences = [
+            Sentence(id=i, text=t, start=0, end=len(t), field=f) for i, (t, f) in enumerate(zip(texts, fields))
+        ]
+        claims = [Claim(id=i, text=t, sentence_id=0, sentence=sentence) for i, t in enumerate(clauses)]
+        return VerifyRequest(mode="local", sentences=sentences, claims=claims)
+
+    prose = Reading(loaded, 0.15, sentence_holds).verify(request([None, None]), Cost()).judgements
+    assert [j.label for j in prose] == [Label.ENT, Label.NIC] and len(read_alone) == 1
+    fields = Reading(loaded, 0.15, sentence_holds).verify(request(["name", "categories"]), Cost()).judgements
+    assert [j.label for j in fields] == [Label.ENT, Label.ENT] and len(read_alone) == 1
