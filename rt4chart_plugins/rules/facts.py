@@ -16,7 +16,7 @@ from decimal import Decimal
 from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.types import Label
@@ -78,6 +78,13 @@ def _as_percent(value: float | Decimal) -> float:
 
 
 _LINE_START = re.compile(r"(?m)^\s*(?:[*\-•]\s*)?([A-Z][a-z]+)")
+#: a code: one word that mixes letters and digits ("Room C110", "5G", "an A4 sheet", "MP3"), not a
+#: part of a hyphenated word ("Under-12s", "19th-century")
+_CODE = re.compile(r"(?<![\w-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z\d]{2,}(?![\w-])")
+#: what a number's letters make of it that is no code: an ordinal, a plural ("the 1990s"), a.m./p.m.,
+#: an exponent ("1e400")
+_NUMBER_SUFFIX = re.compile(r"\d+(?:st|nd|rd|th|s|am|pm|a|p|e\d+)", re.IGNORECASE)
+_AMOUNT_WORD = re.compile(r"\d+(?:\.\d+)?([A-Za-z]{2,})")
 
 
 def numbers(text: str, *, as_claim: bool = False) -> set[float | Decimal]:
@@ -117,6 +124,20 @@ def names(text: str) -> set[str]:
     return out
 
 
+def codes(text: str) -> list[str]:
+    """The codes ``text`` writes, as written: words that mix letters and digits, less numbers
+    with an ordinal's, a plural's or a clock's letters, and amounts run into their unit ("20GB",
+    "5km"), which the number check reads as numbers."""
+    out = []
+    for m in _CODE.finditer(strip_markers(text)):
+        word = m.group(0)
+        unit = _AMOUNT_WORD.fullmatch(word)
+        if _NUMBER_SUFFIX.fullmatch(word) or (unit and unit_of(unit.group(1))):
+            continue
+        out.append(word)
+    return out
+
+
 class KnownFacts:
     """The numbers, amounts and words of one source (a context and its question), read once: a
     verification checks every claim of an answer against the same context, and reading a long
@@ -128,6 +149,8 @@ class KnownFacts:
         self._shares: set[float] | None = None
         self.numbers = numbers(self.source)
         self.lowered = self.source.lower()
+        # the source's letters and digits alone: a code is known wherever it is written, "C 110" or "c-110"
+        self._squashed = re.sub(r"[^a-z0-9]", "", self.lowered)
         self._amounts: list | None = None
         self._index = AmountIndex([])
         self._stated: set = set()
@@ -197,6 +220,7 @@ class KnownFacts:
             if _as_percent(times) in self.shares():
                 unknown -= numbers(m.group(0), as_claim=True)
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
+        missing += [c for c in dict.fromkeys(codes(claim)) if c.lower() not in self._squashed]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(

@@ -1,4 +1,4 @@
-from rt4chart_plugins.rules.facts import names, numbers, unsupported_facts
+from rt4chart_plugins.rules.facts import codes, names, numbers, unsupported_facts
 
 
 def test_numbers_are_compared_as_values():
@@ -31,6 +31,17 @@ def test_a_new_number_of_any_length_is_named_as_written():
 def test_list_numbering_and_passage_references_are_not_facts():
     assert numbers("4. Water the plants (Passage 2).") == set()
     assert unsupported_facts("Step 6: Serve with rice (Passages 1 and 3).", "Serve with rice.") == []
+
+
+def test_a_code_the_context_lacks_is_named_as_written():
+    context = "The workshop is in Room D12 and is filmed in 4K. Bring an A5 notebook."
+    assert unsupported_facts("The workshop is in Room E14.", context) == ["E14"]
+    assert unsupported_facts("The workshop is filmed in 8K.", context) == ["8K"]
+    # written otherwise, it is the same code
+    assert unsupported_facts("The workshop is in room d12, filmed in 4k.", context) == []
+    assert unsupported_facts("The workshop is in Room D12.", "The workshop is in Room D 12.") == []
+    # ordinals, decades, clock times, amounts run into their unit and hyphenated words are no codes
+    assert codes("the 3rd row, the 1990s, at 9am, 20GB, 5km, 19th-century, Under-12s, COVID-19") == []
 
 
 def test_names_exclude_sentence_initial_and_common_words():
