@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rt4chart_plugins.rules.amounts import AmountIndex, comparable
 from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation, quantifier, relation, roles, state
-from rt4chart_plugins.rules.contrast.lexicon import MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
+from rt4chart_plugins.rules.contrast.lexicon import BOUND_ALIGNMENT, MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.dates import other_weekday
 from rt4chart_plugins.rules.derived import implied
@@ -246,10 +246,11 @@ def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quan
     ``q``'s piece that the other lacks. The words before the first amount are left out of both
     sides, since they may be what every piece shares ("Tickets cost … and 18 euros …"): a claim
     of those words alone ("Tickets cost 18 euros") is only vaguer than the sentence, and so are
-    the words after the last piece's amount and its phrase. None when the sentence gives ``q``
-    twice or the claim states another amount of its kind (that one is what the claim gives the
-    other piece, and the amount check reads it), and for a bare
-    count or a time of day: what a count counts, or which end of a span a time is, is not read."""
+    the words after the last piece's amount and its phrase. None when the sentence holds less
+    than :data:`BOUND_ALIGNMENT` of the claim's other words, gives ``q`` twice, or the claim
+    states another amount of its kind (that one is what the claim gives the other piece, and the
+    amount check reads it), and for a bare count or a time of day: what a count counts, or which
+    end of a span a time is, is not read."""
     if not q.unit or q.kind == TIME_OF_DAY:
         return None
     if any(m is not q and comparable(q, m) for m in mine):
@@ -262,6 +263,8 @@ def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quan
         return None
     amount_words = {k for m in mine for k in span(-1, m.text).keys}
     words = claim.keys - amount_words
+    if len(words & sentence.keys) < BOUND_ALIGNMENT * len(words):
+        return None  # "With only two weeks left in the game" says more than the sentence's pieces
     head = span(-1, pieces[0][0]).keys
     own = [span(-1, piece).keys - amount_words - head for _, piece, _ in pieces]
     holding = [i for i, (_, _, a) in enumerate(pieces) if AmountIndex([a]).supports(q)]

@@ -116,5 +116,8 @@ MARKERS = NEGATORS | ALL | SOME | ONLY | MUST | MAY | SHOULD | LEXICAL | ADVERBS
 #: often names what its context sentence calls "it"
 MIN_ALIGNMENT = 0.5
 MIN_SHARED = 2
+#: the share of a claim's words (its amounts aside) that a sentence must hold before the claim's
+#: amount is read as given to one of the sentence's pieces: that reading is finer than alignment
+BOUND_ALIGNMENT = 0.75
 #: how far a marker's scope reaches, in words
 SCOPE = 3

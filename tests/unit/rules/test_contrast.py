@@ -92,6 +92,9 @@ LEFT_ALONE = [
     # a participle's clause says more of the piece before it: it is no piece of its own
     (["The firm leased 3,000 square metres on the fifth floor, bringing its total to 9,000 square metres."],
      "The firm grew to 9,000 square metres by leasing the fifth floor."),
+    # a claim that says more than the sentence's pieces is not read as one of them
+    (["Only two weeks remain before the final, so each player has trained for 86 days."],
+     "With only two weeks left, each player is tired."),
     # what follows the last amount's phrase bears on every piece
     (["Keep the receipt for 2 years after buying or 1 year after opening, whichever is later, if you want a refund."],
      "Keep the receipt for 2 years if you want a refund."),
