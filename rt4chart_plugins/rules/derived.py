@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from itertools import islice
 
 from rt4chart_plugins.rules.dates import days_between
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, converted, durations_between
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, converted, durations_between, quantities
 
 #: the most (time, duration) or (price, percentage) pairs read from one text: past that, a text is
 #: a table of numbers, and its products would meet a claim's by chance
@@ -37,9 +37,9 @@ SHARES = (1 / 2, 1 / 3, 2 / 3, 1 / 4, 3 / 4, 1 / 5, 1 / 10, 2, 3, 4, 5, 10)
 
 
 def implied(texts: Iterable[str], amounts: Sequence[Quantity]) -> list[Quantity]:
-    """The amounts a context implies (see the module's docstring): its spans read within each of
-    ``texts`` (its sentences, or the whole of it), its products over ``amounts``, every amount it
-    states."""
+    """The amounts a context implies (see the module's docstring): the spans of time read within
+    each of ``texts`` (its sentences, or the whole of it), and the products of ``amounts``, the
+    amounts it states."""
     spans = [q for t in texts for q in (*durations_between(t), *days_between(t))]
     return [*spans, *_shifted_times(amounts), *_shares_of_prices(amounts)]
 
@@ -64,13 +64,13 @@ def _shares_of_prices(amounts: Sequence[Quantity]) -> Iterable[Quantity]:
             yield Quantity(value, price.unit, "currency", f"{share:g} % of {price.text}")
 
 
-def shares(sentences: Iterable[str], read) -> set[float]:
+def shares(sentences: Iterable[str]) -> set[float]:
     """The shares, as percentages, that one amount of a sentence is of another of its kind and
     currency ("adults pay 12 euros, students 6 euros": 50.0 and 200.0); only those of :data:`SHARES`.
-    ``read`` reads a sentence's quantities (the caller's, so that a context is read once)."""
+    Within one sentence only: two sentences' amounts may count different things."""
     out: set[float] = set()
     for sentence in sentences:
-        found = [q for q in read(sentence) if q.kind == "currency" or q.kind.startswith("count:")]
+        found = [q for q in quantities(sentence) if q.kind == "currency" or q.kind.startswith("count:")]
         for a in found:
             for b in found:
                 if a is b or (a.kind, a.unit) != (b.kind, b.unit) or not b.value:

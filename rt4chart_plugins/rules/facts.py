@@ -170,7 +170,7 @@ class KnownFacts:
         """The shares, as percentages, that one amount of a context sentence is of another
         (:func:`~rt4chart_plugins.rules.derived.shares`), read when a claim first states one."""
         if self._shares is None:
-            self._shares = shares(self._units, quantities)
+            self._shares = shares(self._units)
         return self._shares
 
     def _supported(self, amount) -> bool:

@@ -49,7 +49,7 @@ def test_a_share_of_a_price_by_a_stated_percentage_is_known():
 
 
 def test_a_share_or_a_multiple_in_words_that_two_amounts_of_a_sentence_state_is_known():
-    assert shares([POOL], quantities) == {50.0, 200.0}
+    assert shares([POOL]) == {50.0, 200.0}
     assert unsupported_facts("Children pay half the adult price.", POOL) == []
     assert unsupported_facts("Adults pay twice the child price.", POOL) == []
     assert unsupported_facts("Children pay a third of the adult price.", POOL) == ["3"]
