@@ -10,10 +10,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rt4chart_plugins.rules.amounts import AmountIndex, comparable
-from rt4chart_plugins.rules.contrast.checks import Contrast, modality, negation, quantifier, relation, roles, state
+from rt4chart_plugins.rules.contrast.checks import (
+    Contrast,
+    modality,
+    negation,
+    quantifier,
+    relation,
+    roles,
+    state,
+    weekday,
+)
 from rt4chart_plugins.rules.contrast.lexicon import BOUND_ALIGNMENT, MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
-from rt4chart_plugins.rules.dates import other_weekday
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
@@ -186,7 +194,7 @@ class Contrasts:
         candidates = [c for c in clauses if claim.keys & c.keys]
         for check in (quantifier, modality, relation, roles):
             found = found or next((r for c in candidates if (r := check(claim, c))), None)
-        return found or state(claim, sentence) or self._quantity(claim, sentence) or _weekday(claim, sentence)
+        return found or state(claim, sentence) or self._quantity(claim, sentence) or weekday(claim, sentence)
 
     def check(self, claim: str) -> Finding | None:
         """:class:`Finding` protocol: CON citing the context sentence the claim contrasts with,
@@ -277,16 +285,6 @@ def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quan
         if words & (own[j] - own[i]) and not words & (own[i] - own[j]):
             return other
     return None
-
-
-def _weekday(claim: Span, sentence: Span) -> Contrast | None:
-    """A date the sentence gives another day of the week: "booked for Tuesday 3 April" against
-    "booked for Thursday 3 April"."""
-    found = other_weekday(claim.text, sentence.text)
-    if found is None:
-        return None
-    mine, theirs = found
-    return Contrast("date", sentence.unit, sentence.text, f"{mine.text} (the context: {theirs.text})", at=mine.text)
 
 
 class ContrastRule:

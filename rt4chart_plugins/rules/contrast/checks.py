@@ -40,6 +40,7 @@ from rt4chart_plugins.rules.contrast.reading import (
     scope_word,
     stem,
 )
+from rt4chart_plugins.rules.dates import other_weekday
 
 
 @dataclass(frozen=True)
@@ -267,6 +268,16 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             if before or after:
                 return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
     return None
+
+
+def weekday(claim: Span, sentence: Span) -> Contrast | None:
+    """A date the sentence gives another day of the week: "booked for Tuesday 3 April" against
+    "booked for Thursday 3 April"."""
+    found = other_weekday(claim.text, sentence.text)
+    if found is None:
+        return None
+    mine, theirs = found
+    return Contrast("date", sentence.unit, sentence.text, f"{mine.text} (the context: {theirs.text})", at=mine.text)
 
 
 def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
