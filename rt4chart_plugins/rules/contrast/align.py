@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rt4chart_plugins.rules.amounts import AmountIndex, comparable
+from rt4chart_plugins.rules.amounts import AmountIndex, comparable, same_amount
 from rt4chart_plugins.rules.contrast.checks import (
     Contrast,
     modality,
@@ -159,19 +159,15 @@ class Contrasts:
         theirs = known.per_sentence[sentence.unit] if 0 <= sentence.unit < len(known.per_sentence) else []
         for q in mine:
             stated = known.everywhere.supports(q) or q.value in known.bare
-            if stated and (other := _given_to_another(claim, sentence, mine, q)) is not None:
-                return Contrast(
-                    "quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})", at=q.text
-                )
+            if stated and (other := _given_to_another(claim, sentence, mine, theirs, q)) is not None:
+                return _amount_contrast(sentence, q, other)
             if stated and not (q.unit and self._holds_all_but_amounts(claim, sentence, mine, theirs, q)):
                 continue
             if not stated and not q.unit and q.value in known.numbers:
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
-                return Contrast(
-                    "quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})", at=q.text
-                )
+                return _amount_contrast(sentence, q, other)
         return None
 
     @staticmethod
@@ -243,7 +239,14 @@ def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, Quantity
     return [(text[a:i], text[a:b], q) for (a, b), (i, _, q) in zip(zip(cuts, cuts[1:]), found)]
 
 
-def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quantity) -> Quantity | None:
+def _amount_contrast(sentence: Span, q: Quantity, other: Quantity) -> Contrast:
+    """The claim's amount ``q`` where ``sentence`` gives ``other``."""
+    return Contrast("quantity", sentence.unit, sentence.text, f"{q.text} (the context: {other.text})", at=q.text)
+
+
+def _given_to_another(
+    claim: Span, sentence: Span, mine: list[Quantity], amounts: list[Quantity], q: Quantity
+) -> Quantity | None:
     """The amount of another piece of ``sentence`` that the claim's words bind ``q`` to, where
     the sentence gives ``q`` to one thing and another amount of its kind to another: "Balcony
     tickets cost 28 euros" against "Tickets cost 28 euros in the stalls and 18 euros in the
@@ -258,12 +261,12 @@ def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quan
     than :data:`BOUND_ALIGNMENT` of the claim's other words, gives ``q`` twice, or the claim
     states another amount of its kind (that one is what the claim gives the other piece, and the
     amount check reads it), and for a bare count or a time of day: what a count counts, or which
-    end of a span a time is, is not read."""
+    end of a span a time is, is not read. ``amounts`` are the sentence's, as the context read them."""
     if not q.unit or q.kind == TIME_OF_DAY:
         return None
     if any(m is not q and comparable(q, m) for m in mine):
         return None
-    theirs = [a for a in quantities(sentence.text) if comparable(q, a)]  # "children under 12" cuts nothing
+    theirs = [a for a in amounts if comparable(q, a)]  # "children under 12" cuts nothing
     if len(theirs) < 2:
         return None
     pieces = _pieces(sentence.text, theirs)
@@ -275,12 +278,12 @@ def _given_to_another(claim: Span, sentence: Span, mine: list[Quantity], q: Quan
         return None  # "With only two weeks left in the game" says more than the sentence's pieces
     head = span(-1, pieces[0][0]).keys
     own = [span(-1, piece).keys - amount_words - head for _, piece, _ in pieces]
-    holding = [i for i, (_, _, a) in enumerate(pieces) if AmountIndex([a]).supports(q)]
+    holding = [i for i, (_, _, a) in enumerate(pieces) if same_amount(q, a)]
     if len(holding) != 1:
         return None
     i = holding[0]
     for j, (_, _, other) in enumerate(pieces):
-        if j == i or AmountIndex([other]).supports(q):
+        if j == i or same_amount(q, other):
             continue
         if words & (own[j] - own[i]) and not words & (own[i] - own[j]):
             return other
