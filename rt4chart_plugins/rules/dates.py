@@ -100,10 +100,14 @@ def days_between(text: str) -> list[Quantity]:
         if _SENTENCE_END.search(text, a.start + len(a.text), b.start):
             continue
         year = a.year or b.year or 2001  # any year without 29 February: the texts give none
-        first = date(year, a.month, min(a.day, _days_in(a.month) if a.month != 2 else 28))
         second_year = b.year or (year + 1 if (b.month, b.day) < (a.month, a.day) and not a.year else year)
-        second = date(second_year, b.month, min(b.day, _days_in(b.month) if b.month != 2 else 28))
-        days = (second - first).days
+        days = (_in_year(b, second_year) - _in_year(a, year)).days
         if 0 < days <= LONGEST_STAY:
             out.append(Quantity(float(days), "day", "[time]", f"{a.text}–{b.text}"))
     return out
+
+
+def _in_year(d: Date, year: int) -> date:
+    """``d`` in ``year``, 29 February read as the 28th so that any year holds it (:func:`dates`
+    keeps no day past its month's end)."""
+    return date(year, d.month, min(d.day, 28) if d.month == 2 else d.day)
