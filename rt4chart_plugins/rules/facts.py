@@ -211,7 +211,7 @@ class KnownFacts:
         # is known, and so are its words' numbers ("fifth" read as an ordinal)
         plain = fractions_as_digits(strip_markers(claim))
         for m in _FRACTION_OF_WHOLE.finditer(plain):
-            if _as_percent(_fraction(m)) in self.numbers or _as_percent(_fraction(m)) in self.shares():
+            if (share := _as_percent(_fraction(m))) in self.numbers or share in self.shares():
                 unknown -= numbers(m.group(0), as_claim=True)
         # and a multiple that two amounts of one sentence state ("8 euros for adults and 4 euros for
         # children": adults pay twice as much)

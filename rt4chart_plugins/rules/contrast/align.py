@@ -40,6 +40,10 @@ class _Amounts:
     numbers: set[float]  # every number of the context, as the number check reads them
 
 
+#: what may open a sentence before its names ("The Corvo Air 14 …")
+_ARTICLES = ("the", "a", "an")
+
+
 def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
     """For each sentence that opens with a pronoun ("It has two USB-C ports, but no HDMI port."),
     the names that open the sentence it follows ("The Corvo Air 14 laptop has …"), carried along a
@@ -58,7 +62,7 @@ def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
             out.append(carried)
             continue
         run = _leading_names(s)
-        only_first = len(run) == 1 and s.low[0] not in ("the", "a", "an")
+        only_first = len(run) == 1 and s.low[0] not in _ARTICLES
         carried = carried | set(run) if only_first else set(run)
         out.append(set())
     return out
@@ -67,7 +71,7 @@ def _named_subjects(sentences: Sequence[Span]) -> list[set[str]]:
 def _leading_names(s: Span) -> list[str]:
     """The run of names (capitalized words and numbers) that opens a sentence after its article:
     "The Corvo Air 14 laptop has …" → corvo, air, 14."""
-    toks = s.toks[1:] if s.low and s.low[0] in ("the", "a", "an") else s.toks
+    toks = s.toks[1:] if s.low and s.low[0] in _ARTICLES else s.toks
     run: list[str] = []
     for t in toks:
         if not (t[:1].isupper() or t[:1].isdigit()):
