@@ -13,11 +13,12 @@ are schedules and notices, not chronologies.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from datetime import date
 
-from rt4chart_plugins.rules.quantities import Quantity
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, quantities
 from rt4chart_plugins.text.english import strip_markers
 
 MONTHS = "january february march april may june july august september october november december".split()
@@ -90,24 +91,26 @@ def other_weekday(claim: str, context: str) -> tuple[Date, Date] | None:
 
 def days_between(text: str) -> list[Quantity]:
     """The length of each stay ``text`` gives by two dates of one sentence: "starts on 12 May and
-    ends on 15 May" states three days (and 72 hours). Read as stated, like a span of hours
-    (:func:`~rt4chart_plugins.rules.quantities.durations_between`): never a length another amount
-    contradicts."""
-    text = strip_markers(text)
-    found = dates(text)
+    ends on 15 May" states three days (and 72 hours). A sentence that gives no time of day counts
+    the days both ends included as well: a festival "from 12 to 14 May" lasts three days, while a
+    hire "from 28 June at 09:00 to 2 July at 09:00" lasts four. Read as stated, like a span of
+    hours (:func:`~rt4chart_plugins.rules.quantities.durations_between`): never a length another
+    amount contradicts."""
     out = []
-    for a, b in zip(found, found[1:]):
-        if _SENTENCE_END.search(text, a.start + len(a.text), b.start):
-            continue
-        year = a.year or b.year or 2001  # any year without 29 February: the texts give none
-        second_year = b.year or (year + 1 if (b.month, b.day) < (a.month, a.day) and not a.year else year)
-        days = (_in_year(b, second_year) - _in_year(a, year)).days
-        if 0 < days <= LONGEST_STAY:
-            out.append(Quantity(float(days), "day", "[time]", f"{a.text}–{b.text}"))
+    for sentence in _SENTENCE_END.split(strip_markers(text)):
+        found = dates(sentence)
+        clocked = len(found) > 1 and any(q.kind == TIME_OF_DAY for q in quantities(sentence))
+        for a, b in zip(found, found[1:]):
+            year = a.year or b.year or 2001  # a year without 29 February where the text gives none
+            second_year = b.year or (year + 1 if (b.month, b.day) < (a.month, a.day) and not a.year else year)
+            days = (_in_year(b, second_year) - _in_year(a, year)).days
+            for length in (days,) if clocked else (days, days + 1):
+                if 0 < length <= LONGEST_STAY:
+                    out.append(Quantity(float(length), "day", "[time]", f"{a.text}–{b.text}"))
     return out
 
 
 def _in_year(d: Date, year: int) -> date:
-    """``d`` in ``year``, 29 February read as the 28th so that any year holds it (:func:`dates`
-    keeps no day past its month's end)."""
-    return date(year, d.month, min(d.day, 28) if d.month == 2 else d.day)
+    """``d`` in ``year``; 29 February in a year without one is read as the 28th (:func:`dates`
+    keeps no day past its month's longest)."""
+    return date(year, d.month, min(d.day, calendar.monthrange(year, d.month)[1]))

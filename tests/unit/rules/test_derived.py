@@ -28,12 +28,22 @@ def test_dates_are_read_in_either_order_with_their_day_of_the_week_and_year():
 
 def test_a_stay_states_its_length_in_days_across_a_month_and_a_year():
     assert [(q.value, q.unit) for q in days_between(HIRE)] == [(4.0, "day")]
-    assert [q.value for q in days_between("The course runs from 29 December to 3 January.")] == [5.0]
+    # without a time of day, the days both ends included are stated too
+    assert [q.value for q in days_between("The course runs from 29 December to 3 January.")] == [5.0, 6.0]
     # two dates of two sentences are two events, not one stay
     assert days_between("The hall opens on 2 May. The fair is on 9 May.") == []
     assert unsupported_facts("The van hire lasts four days.", HIRE) == []
     assert unsupported_facts("The van hire lasts 96 hours.", HIRE) == []
     assert unsupported_facts("The van hire lasts five days.", HIRE) == ["5"]
+
+
+def test_a_leap_year_holds_29_february_and_another_year_does_not():
+    assert [q.value for q in days_between("The fair runs from 27 February 2024 to 2 March 2024.")] == [4.0, 5.0]
+    assert [q.value for q in days_between("The fair runs from 27 February 2023 to 2 March 2023.")] == [3.0, 4.0]
+    assert [q.value for q in days_between("The fair runs from 29 February 2024 to 2 March 2024.")] == [2.0, 3.0]
+    fair = "The book fair runs from 28 February 2024 to 1 March 2024."
+    assert unsupported_facts("The fair lasts three days.", fair) == []
+    assert unsupported_facts("The fair lasts four days.", fair) == ["4"]
 
 
 def test_a_time_moved_by_a_stated_duration_is_known_and_another_is_not():
