@@ -3,6 +3,7 @@ clause, a :class:`Contrast` when that sentence marks the claim's meaning otherwi
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +42,11 @@ from rt4chart_plugins.rules.contrast.reading import (
     stem,
 )
 from rt4chart_plugins.rules.dates import other_weekday
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
+
+#: how far after a scale word (in characters) a time of day still is its object: "at 6 pm",
+#: "until 17:00"
+TIME_REACH = 8
 
 
 @dataclass(frozen=True)
@@ -250,6 +256,8 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
         for axis, sign in STATE.get(t, []):
             if axis not in poles_of:
                 poles_of[axis] = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
+            if _timed(claim, i):
+                continue  # "closes at 18:00" says when, not whether: "open from 10:00 to 18:00"
             theirs = poles_of[axis]
             if set(theirs) == {sign, -sign}:
                 j = holder_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
@@ -261,13 +269,26 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             if set(theirs) != {-sign}:
                 continue
             j = theirs[-sign]
-            if polarity(claim, i) != polarity(sentence, j):
-                continue  # "did not accept" / "rejected"
+            if polarity(claim, i) != polarity(sentence, j) or _timed(sentence, j):
+                continue  # "did not accept" / "rejected"; "closes at 17:00 on Sundays" / "is open on Sundays"
             before = set(content(claim.toks[:i])) & set(content(sentence.toks[:j]))
             after = set(content(claim.toks[i + 1 :])) & set(content(sentence.toks[j + 1 :]))
             if before or after:
                 return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
     return None
+
+
+def _timed(span: Span, i: int) -> bool:
+    """Whether a time of day comes right after the word at ``i`` ("closes at 6 pm", "open until
+    17:00"): the time is what the word says, not a when added to it ("open on Mondays from 10:00
+    to 17:00" says it is open on Mondays)."""
+    word = span.low[i]
+    nth = span.low[:i].count(word)
+    at = [m.end() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", span.text, re.IGNORECASE)]
+    if nth >= len(at):
+        return False
+    after = span.text[at[nth] :]
+    return any(q.kind == TIME_OF_DAY and after.find(q.text) <= TIME_REACH for q in quantities(after[:40]))
 
 
 def weekday(claim: Span, sentence: Span) -> Contrast | None:

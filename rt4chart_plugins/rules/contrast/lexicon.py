@@ -63,7 +63,7 @@ RELATIONS: tuple[tuple[str, str], ...] = (
 #: one-place scales: "the museum is open" / "closed", "the longest trail" / "the shortest"; only
 #: the opposite pole about the same thing contradicts
 STATES: tuple[tuple[str, str], ...] = (
-    ("open", "closed shut"),
+    ("open opens", "closed closes shut"),
     (
         "increase increased increases rose rise rises risen grew grow grows",
         "decrease decreased decreases fell fall falls fallen shrank shrink shrinks",

@@ -75,6 +75,10 @@ CAUGHT = [
     ("opposite", ["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."],
      "The Holm library is open on Sundays."),
     ("opposite", ["The west pool is closed on public holidays but open on Sundays."], "The west pool is closed on Sundays."),
+    # the verb says it as the adjective does
+    ("opposite", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery opens on Sundays."),
+    ("opposite", ["The Holm library opens on Saturdays."], "The Holm library is closed on Saturdays."),
     # an amount the context gives something else, where the sentence that holds every other word of
     # the claim gives another: the claim's amount is bound to the wrong thing
     ("quantity", ["The Fenwick garage charges 30 euros for an oil change.",
@@ -148,6 +152,13 @@ LEFT_ALONE = [
     (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is closed on Sundays."),
     (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is open on weekdays."),
     (["The west pool is closed on public holidays but open on Sundays."], "The west pool is open on Sundays."),
+    # "opens" or "closes" at a time says when it is open, not whether
+    (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery closes at 18:00."),
+    (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery opens on Mondays."),
+    (["The Holm museum closes at 17:00 on Sundays."], "The Holm museum is open on Sundays."),
+    (["The Arden gallery stays open until 9 p.m. on Fridays."], "On Fridays, the Arden gallery closes at 9 p.m."),
     # an amount another sentence gives, where no sentence holds every other word of the claim: the
     # claim may join them ("adult" from one, "on Sundays" from the other)
     (["Adult tickets cost 12 euros.", "On Sundays every ticket costs 8 euros."], "On Sundays adult tickets cost 8 euros."),
