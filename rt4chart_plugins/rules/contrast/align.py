@@ -14,6 +14,7 @@ from rt4chart_plugins.rules.contrast.checks import (
     Contrast,
     modality,
     negation,
+    no_price,
     quantifier,
     relation,
     roles,
@@ -194,7 +195,13 @@ class Contrasts:
         candidates = [c for c in clauses if claim.keys & c.keys]
         for check in (quantifier, modality, relation, roles):
             found = found or next((r for c in candidates if (r := check(claim, c))), None)
-        return found or state(claim, sentence) or self._quantity(claim, sentence) or weekday(claim, sentence)
+        return (
+            found
+            or state(claim, sentence)
+            or self._quantity(claim, sentence)
+            or weekday(claim, sentence)
+            or no_price(claim, sentence)
+        )
 
     def check(self, claim: str) -> Finding | None:
         """:class:`Finding` protocol: CON citing the context sentence the claim contrasts with,

@@ -14,6 +14,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     IMPLICATIVE,
     MAY,
     MUST,
+    NO_PRICE,
     ONLY,
     PHRASAL,
     POLE_JOINS,
@@ -42,7 +43,7 @@ from rt4chart_plugins.rules.contrast.reading import (
     stem,
 )
 from rt4chart_plugins.rules.dates import other_weekday
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
+from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, quantities
 
 #: how far after a scale word (in characters) a time of day still is its object: "at 6 pm",
 #: "until 17:00"
@@ -289,6 +290,26 @@ def _timed(span: Span, i: int) -> bool:
         return False
     after = span.text[at[nth] :]
     return any(q.kind == TIME_OF_DAY and after.find(q.text) <= TIME_REACH for q in quantities(after[:40]))
+
+
+def no_price(claim: Span, sentence: Span) -> Contrast | None:
+    """A claim that says something costs nothing, against a sentence that gives it a price or a
+    discount short of all of it ("Shoe hire is free for members" against "Members get 25 percent
+    off shoe hire"). A sentence that calls anything free is left alone: what it calls free may be
+    the claim's thing."""
+    said = NO_PRICE.search(claim.text)
+    if said is None or "free" in sentence.low or NO_PRICE.search(sentence.text):
+        return None
+    prices = [q.text for q in quantities(sentence.text) if q.kind == "currency" and q.value > 0 or _discount(q)]
+    if not prices:
+        return None
+    words = said.group(0)
+    return Contrast("price", sentence.unit, sentence.text, f"{words} (the context: {', '.join(prices)})", at=words)
+
+
+def _discount(q: Quantity) -> bool:
+    """A percentage short of all of it: what is left to pay is not nothing."""
+    return q.kind == "percent" and 0 < q.value < 100
 
 
 def weekday(claim: Span, sentence: Span) -> Contrast | None:

@@ -4,6 +4,8 @@ one example."""
 
 from __future__ import annotations
 
+import re
+
 NEGATORS = frozenset("not no never none nobody nothing neither nor cannot unable instead rather".split())
 #: negators whose scope is the word after them ("not allowed", "no fee", "never closes"); a pronoun
 #: ("nobody", "nothing") negates a verb further on, so it counts for polarity but never triggers
@@ -112,6 +114,15 @@ LEXICAL = frozenset(COMPARATIVE) | frozenset(RELATION) | frozenset(STATE) | (MUS
 #: adverbs that say nothing about what is claimed ("it still cannot be flown")
 ADVERBS = frozenset("still already now even ever again yet just longer".split())
 MARKERS = NEGATORS | ALL | SOME | ONLY | MUST | MAY | SHOULD | LEXICAL | ADVERBS | frozenset("can could than".split())
+#: the ways English says a price is nothing: "is free", "enter free", "for free", "free of charge",
+#: "at no cost", "pay nothing"; "free" only as what is said of a thing, not before a noun ("a free
+#: agent", "free trade"), and not "free of sugar", "free to leave", "feel free", "sugar-free"
+NO_PRICE = re.compile(
+    r"(?<![\w-])(?<!feel )free(?![\w-])"
+    r"(?=\s*(?:$|[.,;:!?)]|of\s+charge\b|(?:for|with|on|at|in|if|when|and|or|but|until|during|before|after|every|each)\b))"
+    r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:cost|charge|fee)\b|\b(?:pays?|costs?)\s+nothing\b",
+    re.IGNORECASE,
+)
 #: the share of the claim's words its aligned context sentence must hold: half, since a claim
 #: often names what its context sentence calls "it"
 MIN_ALIGNMENT = 0.5

@@ -79,6 +79,9 @@ CAUGHT = [
     ("opposite", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
      "The Corner bakery opens on Sundays."),
     ("opposite", ["The Holm library opens on Saturdays."], "The Holm library is closed on Saturdays."),
+    # nothing to pay, against a price or a discount short of all of it
+    ("price", ["Shoe hire costs 4 euros.", "Members get 25 percent off shoe hire."], "Shoe hire is free for members."),
+    ("price", ["A day pass costs 14 euros for adults and 7 euros for under-16s."], "A day pass is free for under-16s."),
     # an amount the context gives something else, where the sentence that holds every other word of
     # the claim gives another: the claim's amount is bound to the wrong thing
     ("quantity", ["The Fenwick garage charges 30 euros for an oil change.",
@@ -159,6 +162,10 @@ LEFT_ALONE = [
      "The Corner bakery opens on Mondays."),
     (["The Holm museum closes at 17:00 on Sundays."], "The Holm museum is open on Sundays."),
     (["The Arden gallery stays open until 9 p.m. on Fridays."], "On Fridays, the Arden gallery closes at 9 p.m."),
+    # "free" before a noun, or of something else than a price; a sentence that calls something free
+    (["Smith signed a three-year contract worth 5 million dollars."], "The free agent Smith signed a three-year contract."),
+    (["The Brook cafe serves cakes for 3 euros, all of them sugar-free."], "The Brook cafe serves cakes that are free of sugar."),
+    (["Adult tickets cost 12 euros, and children under 12 enter free."], "Adult tickets are free on Sundays."),
     # an amount another sentence gives, where no sentence holds every other word of the claim: the
     # claim may join them ("adult" from one, "on Sundays" from the other)
     (["Adult tickets cost 12 euros.", "On Sundays every ticket costs 8 euros."], "On Sundays adult tickets cost 8 euros."),
