@@ -16,7 +16,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, quantities
 from rt4chart_plugins.text.english import strip_markers
@@ -36,10 +36,32 @@ _DATE = re.compile(
     rf"(?:\b(?P<day>{_DAY})(?:\s+of)?\s+(?P<month>{_MONTH})(?![\w])|\b(?P<month2>{_MONTH})\s+(?P<day2>{_DAY})\b(?!:|\.\d))"
     r"(?:,?\s+(?P<year>(?:1[6-9]|20)\d\d)\b)?"
 )
+#: a month written in full, as a claim names one: "Jan" or "Mar" may be a name or a word
+_MONTH_IN_FULL = re.compile(rf"\b(?:{'|'.join(m.capitalize() for m in MONTHS)})\b")
+#: "May" as a month: beside a number, or after a preposition of time
+_MAY_AS_MONTH = re.compile(
+    r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?May\b|\bMay\s+\d"
+    r"|\b(?:in|of|since|until|till|by|from|to|through|during|before|after|early|mid|late|last|next|this)[\s-]+May\b",
+    re.IGNORECASE,
+)
+#: months a text gives in digits: "2024-11-30", "30/11/2024" (either order: 3/4 is March or April)
+_ISO_DATE = re.compile(r"\b(?:1[6-9]|20)\d\d-(\d\d?)-(\d\d?)\b")
+_SLASHED_DATE = re.compile(r"\b(\d\d?)[/.](\d\d?)[/.](?:\d\d){1,2}\b")
+#: a span of months, each one between its ends meant: "from March to May", "between June and August"
+_MONTH_SPAN = re.compile(rf"\b({_MONTH})\.?\s*(?:to|until|till|through|and|-|–|—)\s*({_MONTH})\b")
+#: days of one month given by their two ends: "12 to 15 May", "12-15 May", "May 12-15"
+_JOIN = r"\s*(?:-|–|—|to|until|till|through|and)\s*"
+_DAY_SPAN = re.compile(
+    rf"\b(?P<first>{_DAY}){_JOIN}(?P<last>{_DAY})\s+(?:of\s+)?(?P<month>{_MONTH})\b"
+    rf"|\b(?P<month2>{_MONTH})\.?\s+(?P<first2>{_DAY}){_JOIN}(?P<last2>{_DAY})\b(?!:)"
+)
 #: a sentence's end, which a stay's two dates do not cross ("12 May … 15 May." is one stay)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 #: the longest stay read from its two ends; a text's dates further apart are events, not a stay
 LONGEST_STAY = 366
+#: the longest span of days whose every day a text is read to give ("from 28 June to 2 July"):
+#: "from 12 May to 14 November" gives two dates, not the half year between them
+LONGEST_DAY_SPAN = 62
 
 
 @dataclass(frozen=True)
@@ -59,8 +81,7 @@ def dates(text: str) -> list[Date]:
     """Every calendar date written in ``text``, in order."""
     out = []
     for m in _DATE.finditer(strip_markers(text)):
-        month_word = (m.group("month") or m.group("month2")).lower()
-        month = next(i for i, name in enumerate(MONTHS, 1) if name.startswith(month_word[:3]))
+        month = _month_of(m.group("month") or m.group("month2"))
         day = int((m.group("day") or m.group("day2")).rstrip("stndrh"))
         if day > _days_in(month):
             continue
@@ -114,3 +135,59 @@ def _in_year(d: Date, year: int) -> date:
     """``d`` in ``year``; 29 February in a year without one is read as the 28th (:func:`dates`
     keeps no day past its month's longest)."""
     return date(year, d.month, min(d.day, calendar.monthrange(year, d.month)[1]))
+
+
+def months_named(text: str) -> dict[int, str]:
+    """The months ``text`` names in full (1-based), each with its words as written; "May" only
+    beside a number or after a preposition ("12 May", "May 2015", "in May"): "May improve" and a
+    list's "6. May reduce" are the verb."""
+    text = strip_markers(text)
+    out = {}
+    for m in _MONTH_IN_FULL.finditer(text):
+        if m.group(0) == "May" and not _MAY_AS_MONTH.search(text[max(0, m.start() - 12) : m.end() + 6]):
+            continue
+        out[_month_of(m.group(0))] = m.group(0)
+    return out
+
+
+def months_known(text: str) -> set[int]:
+    """Every month ``text`` gives: by its name or short name, in a date written in digits (in
+    either order of day and month), or inside a span of months it gives by its two ends."""
+    text = strip_markers(text)
+    out = {_month_of(m.group(0)) for m in re.finditer(rf"\b{_MONTH}\b", text)}
+    out.update(int(m.group(1)) for m in _ISO_DATE.finditer(text))
+    out.update(int(n) for m in _SLASHED_DATE.finditer(text) for n in m.groups())
+    for m in _MONTH_SPAN.finditer(text):
+        first, last = _month_of(m.group(1)), _month_of(m.group(2))
+        out.update((first - 1 + k) % 12 + 1 for k in range((last - first) % 12 + 1))
+    return {n for n in out if 1 <= n <= 12}
+
+
+def _month_of(word: str) -> int:
+    return next(i for i, name in enumerate(MONTHS, 1) if name.startswith(word.lower()[:3]))
+
+
+def days_known(text: str) -> set[tuple[int, int]]:
+    """Every (day, month) ``text`` gives: as a date, in digits (either order), or inside a span
+    of days it gives by its two ends ("12 to 15 May", "from 28 June to 2 July", in one sentence)."""
+    text = strip_markers(text)
+    out = {(d.day, d.month) for d in dates(text)}
+    for m in _ISO_DATE.finditer(text):
+        out.add((int(m.group(2)), int(m.group(1))))
+    for m in _SLASHED_DATE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        out.update({(a, b), (b, a)})
+    for m in _DAY_SPAN.finditer(text):
+        month = _month_of(m.group("month") or m.group("month2"))
+        ends = (m.group("first") or m.group("first2"), m.group("last") or m.group("last2"))
+        first, last = (int(g.rstrip("stndrh")) for g in ends)
+        out.update((day, month) for day in range(first, last + 1))
+    for sentence in _SENTENCE_END.split(text):
+        found = dates(sentence)
+        for a, b in zip(found, found[1:]):
+            start, end = _in_year(a, 2000), _in_year(b, 2000)  # a leap year: any day is in it
+            if end < start:  # "29 December to 3 January"
+                end = _in_year(b, 2001)
+            if (end - start).days <= LONGEST_DAY_SPAN:  # a stay, not two events of a year
+                out.update(((day := start + timedelta(k)).day, day.month) for k in range((end - start).days + 1))
+    return {(d, m) for d, m in out if 1 <= m <= 12}

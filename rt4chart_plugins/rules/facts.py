@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from rt4chart_plugins.rules.amounts import AmountIndex
+from rt4chart_plugins.rules.dates import dates, days_known, months_known, months_named
 from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
@@ -151,6 +152,8 @@ class KnownFacts:
         self.lowered = self.source.lower()
         # the source's letters and digits alone: a code is known wherever it is written, "C 110" or "c-110"
         self._squashed = re.sub(r"[^a-z0-9]", "", self.lowered)
+        self.months = months_known(self.source)
+        self.days = days_known(self.source)
         self._amounts: list | None = None
         self._index = AmountIndex([])
         self._stated: set = set()
@@ -219,8 +222,18 @@ class KnownFacts:
             times = 2 if m.group("twice") else CARDINALS[m.group("count").lower()]
             if _as_percent(times) in self.shares():
                 unknown -= numbers(m.group(0), as_claim=True)
+        # a date is known as a date: "13 May" by "from 12 to 15 May", not by a "13" of the source,
+        # and "30 December" not by its "30 percent"; one the source lacks is named as written, once,
+        # where the source gives its month (a month it lacks is named below)
+        for d in dates(claim):
+            if (d.day, d.month) not in self.days and d.month in self.months:
+                written.append(d.text)
+            unknown.discard(Decimal(d.day))
         missing = written + [_fmt(v) for v in sorted(unknown) if v not in (0.0, 1.0)]
         missing += [c for c in dict.fromkeys(codes(claim)) if c.lower() not in self._squashed]
+        # a month the source never gives, by any name or in digits ("due on 30 November" against a
+        # course whose only date is in December); the names check passes months by, as common words
+        missing += [word for month, word in months_named(claim).items() if month not in self.months]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(

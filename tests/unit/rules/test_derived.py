@@ -96,3 +96,33 @@ def test_a_table_of_numbers_implies_no_more_than_the_bound():
 def test_the_known_facts_of_a_context_read_its_sentences_once():
     facts = KnownFacts(POOL, None, [POOL])
     assert facts.shares() is facts.shares()
+
+
+def test_a_month_the_context_never_gives_is_a_missing_fact():
+    course = "The group project counts for 30 percent. The exam takes place on 14 December."
+    assert unsupported_facts("The group project is due on 30 November.", course) == ["November"]
+    assert unsupported_facts("The exam is in December.", course) == []
+    # a month is known by its short name, in digits in either order, and inside a span of months
+    assert unsupported_facts("The pool opens in March.", "The pool opens on Mar 3.") == []
+    assert unsupported_facts("The review is from March 2015.", "Reviewed: 2015-03-04.") == []
+    assert unsupported_facts("It was signed in April.", "Signed on 3/4/2015.") == []
+    assert unsupported_facts("The garden is open in April.", "The garden is open from March to May.") == []
+    assert unsupported_facts("The garden is open in January.", "The garden is open from November to February.") == []
+    assert unsupported_facts("The garden is open in June.", "The garden is open from March to May.") == ["June"]
+    # "May" the verb is no month, at a sentence's start or a list item's
+    assert unsupported_facts("6. May reduce the risk of colds.", course) == []
+    assert unsupported_facts("The pool may open in May.", course) == ["May"]
+
+
+def test_a_date_is_known_as_a_date_and_one_the_context_lacks_is_named_as_written():
+    fair = "The group project counts for 30 percent. The exam is on 14 December. The fair runs from 12 to 15 May."
+    # inside a span of days, whatever the source's numbers
+    assert unsupported_facts("The fair is open on 13 May.", fair) == []
+    assert unsupported_facts("The exam is on December 14th.", fair) == []
+    # a day the source gives to another month, or as a percentage, does not make the date known
+    assert unsupported_facts("The exam is on 15 December.", fair) == ["15 December"]
+    assert unsupported_facts("The exam is on 30 December.", fair) == ["30 December"]
+    assert unsupported_facts("The exam is on 14 December 2025.", fair) == ["2025"]
+    hire = "Your van hire starts on 28 June at 09:00 and ends on 2 July at 09:00."
+    assert unsupported_facts("You have the van on 30 June.", hire) == []
+    assert unsupported_facts("You have the van on 30 July.", hire) == ["30 July"]
