@@ -142,18 +142,31 @@ def codes(text: str) -> list[str]:
 class KnownFacts:
     """The numbers, amounts and words of one source (a context and its question), read once: a
     verification checks every claim of an answer against the same context, and reading a long
-    context's numbers again for each claim cost more than the rest of the check."""
+    context's numbers again for each claim cost more than the rest of the check.
 
-    def __init__(self, context: str, question: str | None = None, units: Sequence[str] | None = None):
+    ``calendar``: whether a claim's dates and months are read as such (a date the source gives no
+    day of, a month it never names). The rule stage reads them against the whole context; a
+    judge's decision reads its premise without them, as it was fitted: a premise is a few
+    sentences, and a date of the claim is often stated in another."""
+
+    def __init__(
+        self,
+        context: str,
+        question: str | None = None,
+        units: Sequence[str] | None = None,
+        *,
+        calendar: bool = True,
+    ):
         self.source = context + "\n" + (question or "")
+        self.calendar = calendar
         self._units = list(units) if units is not None else context.splitlines()
         self._shares: set[float] | None = None
         self.numbers = numbers(self.source)
         self.lowered = self.source.lower()
         # the source's letters and digits alone: a code is known wherever it is written, "C 110" or "c-110"
         self._squashed = re.sub(r"[^a-z0-9]", "", self.lowered)
-        self.months = months_known(self.source)
-        self.days = days_known(self.source)
+        self.months = months_known(self.source) if calendar else set()
+        self.days = days_known(self.source) if calendar else set()
         self._amounts: list | None = None
         self._index = AmountIndex([])
         self._stated: set = set()
@@ -225,7 +238,7 @@ class KnownFacts:
         # a date is known as a date: "13 May" by "from 12 to 15 May", not by a "13" of the source,
         # and "30 December" not by its "30 percent"; one the source lacks is named as written, once,
         # where the source gives its month (a month it lacks is named below)
-        for d in dates(claim):
+        for d in dates(claim) if self.calendar else ():
             if (d.day, d.month) not in self.days and d.month in self.months:
                 written.append(d.text)
             unknown.discard(Decimal(d.day))
@@ -233,7 +246,8 @@ class KnownFacts:
         missing += [c for c in dict.fromkeys(codes(claim)) if c.lower() not in self._squashed]
         # a month the source never gives, by any name or in digits ("due on 30 November" against a
         # course whose only date is in December); the names check passes months by, as common words
-        missing += [word for month, word in months_named(claim).items() if month not in self.months]
+        if self.calendar:
+            missing += [word for month, word in months_named(claim).items() if month not in self.months]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(
@@ -272,9 +286,10 @@ class FactRule:
         return KnownFacts(context, question, units)
 
 
-def unsupported_facts(claim: str, context: str, question: str | None = None) -> list[str]:
-    """Numbers and names of the claim found nowhere in the context or the question."""
-    return KnownFacts(context, question).missing(claim)
+def unsupported_facts(claim: str, context: str, question: str | None = None, *, calendar: bool = True) -> list[str]:
+    """Numbers and names of the claim found nowhere in the context or the question (``calendar``:
+    see :class:`KnownFacts`)."""
+    return KnownFacts(context, question, calendar=calendar).missing(claim)
 
 
 def _plural_of_known(name: str, lowered_source: str) -> bool:

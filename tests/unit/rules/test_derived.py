@@ -126,3 +126,9 @@ def test_a_date_is_known_as_a_date_and_one_the_context_lacks_is_named_as_written
     hire = "Your van hire starts on 28 June at 09:00 and ends on 2 July at 09:00."
     assert unsupported_facts("You have the van on 30 June.", hire) == []
     assert unsupported_facts("You have the van on 30 July.", hire) == ["30 July"]
+
+
+def test_a_judges_premise_is_read_without_dates_and_months_as_its_decision_was_fitted():
+    premise = "The exam is on 14 December."
+    assert unsupported_facts("The project is due on 30 November.", premise) == ["November"]
+    assert unsupported_facts("The project is due on 30 November.", premise, calendar=False) == ["30"]
