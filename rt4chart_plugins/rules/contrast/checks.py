@@ -264,6 +264,8 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
                 j = holder_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
                 if j is None:
                     j = when_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
+                if j is None:
+                    j = always_against_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
                 if j is not None and polarity(claim, i) == polarity(sentence, j):
                     return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
                 continue
@@ -360,6 +362,22 @@ def when_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: in
     own, others = complement(same, other), complement(other, same)
     distinct = mine - own
     return other if distinct and distinct <= others else None
+
+
+def always_against_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
+    """``other`` when the claim gives its scale word at ``i`` without exception ("open every day",
+    "always open") where the sentence gives the opposite pole some of the time ("open Tuesday to
+    Sunday, and closed on Mondays"); not when what the claim's "every" ranges over is the same
+    pole's own ("open every weekday" against "open on weekdays, closed on Sundays")."""
+    start, end = clause_of(claim.low, i)
+    if not ALL & set(claim.low[max(start, i - SCOPE) : end]):
+        return None
+    # the same pole's own when runs up to the other pole ("open from 7:00, Monday to Saturday, and
+    # closed on Sundays"), or to its clause's end when it comes last
+    own_end = other if same < other else clause_of(sentence.low, same)[1]
+    own = {stem(t) for t in content(sentence.toks[same + 1 : own_end])}
+    mine = {stem(t) for t in content(claim.toks[i + 1 : end])}
+    return other if not mine & own else None
 
 
 def phrase(toks: Sequence[str], i: int, step: int) -> set[str]:

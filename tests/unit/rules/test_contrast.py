@@ -75,6 +75,10 @@ CAUGHT = [
     ("opposite", ["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."],
      "The Holm library is open on Sundays."),
     ("opposite", ["The west pool is closed on public holidays but open on Sundays."], "The west pool is closed on Sundays."),
+    # without exception, against a sentence that gives the other pole some of the time
+    ("opposite", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery is open every day."),
+    ("opposite", ["The Varga museum is open Tuesday to Sunday, and it is closed on Mondays."], "The Varga museum is always open."),
     # the verb says it as the adjective does
     ("opposite", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
      "The Corner bakery opens on Sundays."),
@@ -155,6 +159,10 @@ LEFT_ALONE = [
     (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is closed on Sundays."),
     (["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."], "The Holm library is open on weekdays."),
     (["The west pool is closed on public holidays but open on Sundays."], "The west pool is open on Sundays."),
+    # an "every" that ranges over the same pole's own when
+    (["The Holm library is open on weekdays, and it is closed on Sundays."], "The Holm library is open every weekday."),
+    (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery is open every Monday."),
     # "opens" or "closes" at a time says when it is open, not whether
     (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
      "The Corner bakery closes at 18:00."),
