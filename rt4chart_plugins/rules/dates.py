@@ -38,6 +38,8 @@ _DATE = re.compile(
 )
 #: a month written in full, as a claim names one: "Jan" or "Mar" may be a name or a word
 _MONTH_IN_FULL = re.compile(rf"\b(?:{'|'.join(m.capitalize() for m in MONTHS)})\b")
+#: a month set in capitals, in full or short: "30 JUN 2018"
+_MONTH_IN_CAPITALS = re.compile(rf"\b(?:{'|'.join(m.upper() for m in MONTHS + [m[:3] for m in MONTHS] + ['sept'])})\b")
 #: "May" as a month: beside a number, or after a preposition of time
 _MAY_AS_MONTH = re.compile(
     r"\d(?:st|nd|rd|th)?\s+(?:of\s+)?May\b|\bMay\s+\d"
@@ -153,7 +155,7 @@ def months_named(text: str) -> dict[int, str]:
 def months_known(text: str) -> set[int]:
     """Every month ``text`` gives: by its name or short name, in a date written in digits (in
     either order of day and month), or inside a span of months it gives by its two ends."""
-    text = strip_markers(text)
+    text = _months_titled(strip_markers(text))
     out = {_month_of(m.group(0)) for m in re.finditer(rf"\b{_MONTH}\b", text)}
     out.update(int(m.group(1)) for m in _ISO_DATE.finditer(text))
     out.update(int(n) for m in _SLASHED_DATE.finditer(text) for n in m.groups())
@@ -170,7 +172,7 @@ def _month_of(word: str) -> int:
 def days_known(text: str) -> set[tuple[int, int]]:
     """Every (day, month) ``text`` gives: as a date, in digits (either order), or inside a span
     of days it gives by its two ends ("12 to 15 May", "from 28 June to 2 July", in one sentence)."""
-    text = strip_markers(text)
+    text = _months_titled(strip_markers(text))
     out = {(d.day, d.month) for d in dates(text)}
     for m in _ISO_DATE.finditer(text):
         out.add((int(m.group(2)), int(m.group(1))))
@@ -191,3 +193,9 @@ def days_known(text: str) -> set[tuple[int, int]]:
             if (end - start).days <= LONGEST_DAY_SPAN:  # a stay, not two events of a year
                 out.update(((day := start + timedelta(k)).day, day.month) for k in range((end - start).days + 1))
     return {(d, m) for d, m in out if 1 <= m <= 12}
+
+
+def _months_titled(text: str) -> str:
+    """``text`` with its months written in capitals ("30 JUN 2018", a page's dateline) written as
+    a name is, so that a source's dates are read however it sets them."""
+    return _MONTH_IN_CAPITALS.sub(lambda m: m.group(0).title(), text)

@@ -132,3 +132,10 @@ def test_a_judges_premise_is_read_without_dates_and_months_as_its_decision_was_f
     premise = "The exam is on 14 December."
     assert unsupported_facts("The project is due on 30 November.", premise) == ["November"]
     assert unsupported_facts("The project is due on 30 November.", premise, calendar=False) == ["30"]
+
+
+def test_a_month_set_in_capitals_is_read_as_a_month():
+    dateline = "Nottingham Live, 08:00, 30 JUN 2018. Police have not named the man."
+    assert unsupported_facts("The police had not named the man by June 2018.", dateline) == []
+    assert unsupported_facts("The police had not named the man on 30 June.", dateline) == []
+    assert unsupported_facts("The police had not named the man by July 2018.", dateline) == ["July"]
