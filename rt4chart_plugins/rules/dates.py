@@ -199,3 +199,10 @@ def _months_titled(text: str) -> str:
     """``text`` with its months written in capitals ("30 JUN 2018", a page's dateline) written as
     a name is, so that a source's dates are read however it sets them."""
     return _MONTH_IN_CAPITALS.sub(lambda m: m.group(0).title(), text)
+
+
+def gives_a_span_of_days(text: str) -> bool:
+    """Whether ``text`` gives days by their two ends ("from 12 to 14 June", "from 28 June to 2
+    July"): each end is then a bound to compare, not a day said to fall inside another span."""
+    text = _months_titled(strip_markers(text))
+    return bool(_DAY_SPAN.search(text)) or any(len(dates(s)) > 1 for s in _SENTENCE_END.split(text))

@@ -23,6 +23,7 @@ from rt4chart_plugins.rules.contrast.checks import (
 )
 from rt4chart_plugins.rules.contrast.lexicon import BOUND_ALIGNMENT, MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
+from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
@@ -39,6 +40,7 @@ class _Amounts:
     per_sentence: list[list[Quantity]]
     bare: set[float]  # values written without a unit ("35 to 40 for brown rice": the unit said once before)
     numbers: set[float]  # every number of the context, as the number check reads them
+    days: set[tuple[int, int]]  # every (day, month) the context gives, spans of days included
 
 
 #: what may open a sentence before its names ("The Corvo Air 14 …")
@@ -143,6 +145,7 @@ class Contrasts:
                 per_sentence,
                 {q.value for qs in per_sentence for q in qs if not q.unit},
                 {float(v) for v in numbers("\n".join(self._units))},
+                days_known("\n".join(self._units)),
             )
         return self._amounts
 
@@ -162,7 +165,14 @@ class Contrasts:
             return None
         known = self.amounts()
         theirs = known.per_sentence[sentence.unit] if 0 <= sentence.unit < len(known.per_sentence) else []
+        # a day of a date the context gives is no count to compare: "on 14 June" against "from 12
+        # to 15 June"; the ends of a span the claim gives are ("from 12 to 14 June")
+        dated = set()
+        if not gives_a_span_of_days(claim.text):
+            dated = {float(d.day) for d in dates(claim.text) if (d.day, d.month) in known.days}
         for q in mine:
+            if q.kind.startswith("count:") and q.value in dated:
+                continue
             stated = known.everywhere.supports(q) or q.value in known.bare
             if stated and (other := _given_to_another(claim, sentence, mine, theirs, q)) is not None:
                 return _amount_contrast(sentence, q, other)
