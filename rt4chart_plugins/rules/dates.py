@@ -30,10 +30,12 @@ _MONTH = (
 )
 _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
-#: "Thursday 3 April", "Thursday, 3 April 2025", "the 3rd of April", "April 3", "Thu" is not read
+#: "Thursday 3 April", "Thursday, 3 April 2025", "the 3rd of April", "April 3", "Oct. 4" (a
+#: short month's full stop, as news writes it); "Thu" is not read
 _DATE = re.compile(
     rf"(?:\b(?P<weekday>{_WEEKDAY}),?\s+(?:[Tt]he\s+)?)?"
-    rf"(?:\b(?P<day>{_DAY})(?:\s+of)?\s+(?P<month>{_MONTH})(?![\w])|\b(?P<month2>{_MONTH})\s+(?P<day2>{_DAY})\b(?!:|\.\d))"
+    rf"(?:\b(?P<day>{_DAY})(?:\s+of)?\s+(?P<month>{_MONTH})(?![\w])(?:\.(?=,?\s+(?:1[6-9]|20)\d\d\b))?"
+    rf"|\b(?P<month2>{_MONTH})\.?\s+(?P<day2>{_DAY})\b(?!:|\.\d))"
     r"(?:,?\s+(?P<year>(?:1[6-9]|20)\d\d)\b)?"
 )
 #: a month written in full, as a claim names one: "Jan" or "Mar" may be a name or a word

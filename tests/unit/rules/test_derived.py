@@ -139,3 +139,10 @@ def test_a_month_set_in_capitals_is_read_as_a_month():
     assert unsupported_facts("The police had not named the man by June 2018.", dateline) == []
     assert unsupported_facts("The police had not named the man on 30 June.", dateline) == []
     assert unsupported_facts("The police had not named the man by July 2018.", dateline) == ["July"]
+
+
+def test_a_short_month_with_its_full_stop_is_read_as_news_writes_it():
+    alert = "If your phone sounds an alert on Wednesday, Oct. 4, don't be alarmed: it is a test."
+    assert unsupported_facts("On October 4th, phones will sound a test alert.", alert) == []
+    assert unsupported_facts("On October 5th, phones will sound a test alert.", alert) == ["October 5th"]
+    assert [(d.day, d.month, d.year) for d in dates("Filed on 4 Oct. 2023 and Sept. 5, 2020.")] == [(4, 10, 2023), (5, 9, 2020)]
