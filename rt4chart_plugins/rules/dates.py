@@ -1,11 +1,13 @@
 """Calendar dates read out of a text ("Thursday 3 April", "May 12, 2025", "the 3rd of April"), so
 that a claim's date compares with the context's as a date and not as its words.
 
-Two readings use them. The contrast rule: a date that the context gives one day of the week and
-the claim another ("booked for Tuesday 3 April" against "Thursday 3 April") is the same date
-said otherwise, whatever the other words share. And the lengths a text states by the two ends of
-a stay ("starts on 12 May … ends on 15 May" states three days, :func:`days_between`), which an
-answer that says so restates.
+Three readings use them. The contrast rule: a date that the context gives one day of the week
+and the claim another ("booked for Tuesday 3 April" against "Thursday 3 April") is the same date
+said otherwise, whatever the other words share. The lengths a text states by the two ends of a
+stay ("starts on 12 May … ends on 15 May" states three days, :func:`days_between`), which an
+answer that says so restates. And the days and months a source gives, however it writes them
+(:func:`days_known`, :func:`months_known`): the fact check names a claim's date or month that the
+source never gives.
 
 A date without a year is taken in one year, a later month in the same one: the texts read here
 are schedules and notices, not chronologies.
@@ -122,16 +124,31 @@ def days_between(text: str) -> list[Quantity]:
     hours (:func:`~rt4chart_plugins.rules.quantities.durations_between`): never a length another
     amount contradicts."""
     out = []
-    for sentence in _SENTENCE_END.split(strip_markers(text)):
-        found = dates(sentence)
-        clocked = len(found) > 1 and any(q.kind == TIME_OF_DAY for q in quantities(sentence))
-        for a, b in zip(found, found[1:]):
-            year = a.year or b.year or 2001  # a year without 29 February where the text gives none
-            second_year = b.year or (year + 1 if (b.month, b.day) < (a.month, a.day) and not a.year else year)
-            days = (_in_year(b, second_year) - _in_year(a, year)).days
+    for sentence, pairs in _stays(strip_markers(text)):
+        clocked = any(q.kind == TIME_OF_DAY for q in quantities(sentence))
+        for a, b, start, end in pairs:
+            days = (end - start).days
             for length in (days,) if clocked else (days, days + 1):
                 if 0 < length <= LONGEST_STAY:
                     out.append(Quantity(float(length), "day", "[time]", f"{a.text}–{b.text}"))
+    return out
+
+
+def _stays(text: str) -> list[tuple[str, list[tuple[Date, Date, date, date]]]]:
+    """Each sentence of ``text`` that writes two dates or more, with each two that follow each
+    other as (first, second, and the days they fall on): a date without a year is taken in a year
+    without 29 February, and a second date before the first in the next year ("29 December to
+    3 January")."""
+    out = []
+    for sentence in _SENTENCE_END.split(text):
+        found = dates(sentence)
+        pairs = []
+        for a, b in zip(found, found[1:]):
+            year = a.year or b.year or 2001
+            second_year = b.year or (year + 1 if (b.month, b.day) < (a.month, a.day) and not a.year else year)
+            pairs.append((a, b, _in_year(a, year), _in_year(b, second_year)))
+        if pairs:
+            out.append((sentence, pairs))
     return out
 
 
@@ -186,13 +203,9 @@ def days_known(text: str) -> set[tuple[int, int]]:
         ends = (m.group("first") or m.group("first2"), m.group("last") or m.group("last2"))
         first, last = (int(g.rstrip("stndrh")) for g in ends)
         out.update((day, month) for day in range(first, last + 1))
-    for sentence in _SENTENCE_END.split(text):
-        found = dates(sentence)
-        for a, b in zip(found, found[1:]):
-            start, end = _in_year(a, 2000), _in_year(b, 2000)  # a leap year: any day is in it
-            if end < start:  # "29 December to 3 January"
-                end = _in_year(b, 2001)
-            if (end - start).days <= LONGEST_DAY_SPAN:  # a stay, not two events of a year
+    for _, pairs in _stays(text):
+        for _, _, start, end in pairs:
+            if 0 <= (end - start).days <= LONGEST_DAY_SPAN:  # a stay, not two events of a year
                 out.update(((day := start + timedelta(k)).day, day.month) for k in range((end - start).days + 1))
     return {(d, m) for d, m in out if 1 <= m <= 12}
 
@@ -207,4 +220,4 @@ def gives_a_span_of_days(text: str) -> bool:
     """Whether ``text`` gives days by their two ends ("from 12 to 14 June", "from 28 June to 2
     July"): each end is then a bound to compare, not a day said to fall inside another span."""
     text = _months_titled(strip_markers(text))
-    return bool(_DAY_SPAN.search(text)) or any(len(dates(s)) > 1 for s in _SENTENCE_END.split(text))
+    return bool(_DAY_SPAN.search(text) or _stays(text))
