@@ -83,6 +83,8 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
             k = scope_word(negated, i + (negated.low[i] in IMPLICATIVE))
             if k < 0:
                 continue
+            if negated is claim and _said_of_other_pole(claim, k, sentence):
+                continue  # "is not open on Sundays" / "open …, and closed on Sundays"
             w = stem(negated.toks[k])
             plain = [
                 j
@@ -97,6 +99,21 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
             claimed = " ".join(negated.toks[i : k + 1]) if negated is claim else other.toks[plain[0]]
             return Contrast("negation", sentence.unit, sentence.text, claimed)
     return None
+
+
+def _said_of_other_pole(claim: Span, k: int, sentence: Span) -> bool:
+    """Whether the claim's negated scale word at ``k`` ("not open on Sundays") is said of what the
+    sentence gives that scale's other pole ("open …, and closed on Sundays"): "not open" is then
+    "closed", as the sentence says."""
+    for axis, sign in STATE.get(claim.low[k], ()):
+        poles = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, ()) if a == axis}
+        if set(poles) == {sign, -sign}:
+            same, other = poles[sign], poles[-sign]
+            if holder_of_other_pole(claim, k, sentence, same, other) is not None:
+                return True
+            if when_of_other_pole(claim, k, sentence, same, other) is not None:
+                return True
+    return False
 
 
 def excepting(low: Sequence[str], i: int) -> bool:

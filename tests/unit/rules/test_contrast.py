@@ -75,6 +75,9 @@ CAUGHT = [
     ("opposite", ["The Holm library is open from 9 am on weekdays, and it is closed on Sundays."],
      "The Holm library is open on Sundays."),
     ("opposite", ["The west pool is closed on public holidays but open on Sundays."], "The west pool is closed on Sundays."),
+    # a negated pole said of what the sentence gives the same pole
+    ("negation", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery is not open on Mondays."),
     # a span of days that ends elsewhere
     ("quantity", ["The Elm bakery's summer market runs from 12 to 15 June."],
      "The Elm bakery's summer market runs from 12 to 14 June."),
@@ -164,6 +167,11 @@ LEFT_ALONE = [
     (["The west pool is closed on public holidays but open on Sundays."], "The west pool is open on Sundays."),
     # a day inside the span of days the sentence gives
     (["The Elm bakery's summer market runs from 12 to 15 June."], "The Elm bakery's summer market is open on 14 June."),
+    # a negated pole against a sentence that gives the other pole its when: "not open" is "closed"
+    (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery is not open on Sundays."),
+    (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery does not open on Sundays."),
     # an "every" that ranges over the same pole's own when
     (["The Holm library is open on weekdays, and it is closed on Sundays."], "The Holm library is open every weekday."),
     (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
