@@ -3,7 +3,6 @@ clause, a :class:`Contrast` when that sentence marks the claim's meaning otherwi
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +16,6 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     NO_PRICE,
     ONLY,
     PHRASAL,
-    POLE_JOINS,
     PRONOUN_QUANTIFIERS,
     RELATION,
     SCOPE,
@@ -42,12 +40,15 @@ from rt4chart_plugins.rules.contrast.reading import (
     scope_word,
     stem,
 )
+from rt4chart_plugins.rules.contrast.states import (
+    always_against_other_pole,
+    holder_of_other_pole,
+    said_of_other_pole,
+    timed,
+    when_of_other_pole,
+)
 from rt4chart_plugins.rules.dates import other_weekday
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, quantities
-
-#: how far after a scale word (in characters) a time of day still is its object: "at 6 pm",
-#: "until 17:00"
-TIME_REACH = 8
+from rt4chart_plugins.rules.quantities import Quantity, quantities
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
             k = scope_word(negated, i + (negated.low[i] in IMPLICATIVE))
             if k < 0:
                 continue
-            if negated is claim and _said_of_other_pole(claim, k, sentence):
+            if negated is claim and said_of_other_pole(claim, k, sentence):
                 continue  # "is not open on Sundays" / "open …, and closed on Sundays"
             w = stem(negated.toks[k])
             plain = [
@@ -99,21 +100,6 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
             claimed = " ".join(negated.toks[i : k + 1]) if negated is claim else other.toks[plain[0]]
             return Contrast("negation", sentence.unit, sentence.text, claimed)
     return None
-
-
-def _said_of_other_pole(claim: Span, k: int, sentence: Span) -> bool:
-    """Whether the claim's negated scale word at ``k`` ("not open on Sundays") is said of what the
-    sentence gives that scale's other pole ("open …, and closed on Sundays"): "not open" is then
-    "closed", as the sentence says."""
-    for axis, sign in STATE.get(claim.low[k], ()):
-        poles = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, ()) if a == axis}
-        if set(poles) == {sign, -sign}:
-            same, other = poles[sign], poles[-sign]
-            if holder_of_other_pole(claim, k, sentence, same, other) is not None:
-                return True
-            if when_of_other_pole(claim, k, sentence, same, other) is not None:
-                return True
-    return False
 
 
 def excepting(low: Sequence[str], i: int) -> bool:
@@ -274,7 +260,7 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
         for axis, sign in STATE.get(t, []):
             if axis not in poles_of:
                 poles_of[axis] = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
-            if _timed(claim, i):
+            if timed(claim, i):
                 continue  # "closes at 18:00" says when, not whether: "open from 10:00 to 18:00"
             theirs = poles_of[axis]
             if set(theirs) == {sign, -sign}:
@@ -289,26 +275,13 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             if set(theirs) != {-sign}:
                 continue
             j = theirs[-sign]
-            if polarity(claim, i) != polarity(sentence, j) or _timed(sentence, j):
+            if polarity(claim, i) != polarity(sentence, j) or timed(sentence, j):
                 continue  # "did not accept" / "rejected"; "closes at 17:00 on Sundays" / "is open on Sundays"
             before = set(content(claim.toks[:i])) & set(content(sentence.toks[:j]))
             after = set(content(claim.toks[i + 1 :])) & set(content(sentence.toks[j + 1 :]))
             if before or after:
                 return Contrast("opposite", sentence.unit, sentence.text, claim.toks[i])
     return None
-
-
-def _timed(span: Span, i: int) -> bool:
-    """Whether a time of day comes right after the word at ``i`` ("closes at 6 pm", "open until
-    17:00"): the time is what the word says, not a when added to it ("open on Mondays from 10:00
-    to 17:00" says it is open on Mondays)."""
-    word = span.low[i]
-    nth = span.low[:i].count(word)
-    at = [m.end() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", span.text, re.IGNORECASE)]
-    if nth >= len(at):
-        return False
-    after = span.text[at[nth] :]
-    return any(q.kind == TIME_OF_DAY and after.find(q.text) <= TIME_REACH for q in quantities(after[:40]))
 
 
 def no_price(claim: Span, sentence: Span) -> Contrast | None:
@@ -339,62 +312,6 @@ def weekday(claim: Span, sentence: Span) -> Contrast | None:
         return None
     mine, theirs = found
     return Contrast("date", sentence.unit, sentence.text, f"{mine.text} (the context: {theirs.text})", at=mine.text)
-
-
-def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
-    """``other`` when the claim's subject (its words before the scale word at ``i``) is what the
-    sentence names before its opposite pole at ``other``, and not before its same pole at ``same``;
-    each pole's holder is read from its clause, after the other pole when that comes first."""
-
-    def holder(j: int, k: int) -> set[str]:  # what the pole at j is said of; k: the other pole
-        start, _ = clause_of(sentence.low, j)
-        if k < j:  # after the other pole, what follows its last "and" or "but" is this pole's
-            start = max(start, k + 1)
-            start = max((x + 1 for x in range(start, j) if sentence.low[x] in POLE_JOINS), default=start)
-        return set(content(sentence.toks[start:j]))
-
-    mine = set(content(claim.toks[:i]))
-    own, others = holder(same, other), holder(other, same)
-    if not own or not others:
-        return None  # a pronoun, or one subject for both ("closed on holidays but open on Sundays")
-    distinct = mine - own
-    # a name of the claim's that only the same pole's holder has means the claim agrees with it
-    agrees = set(names(claim.toks[:i])) & (own - others)
-    return other if distinct and distinct <= others and not agrees else None
-
-
-def when_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
-    """``other`` when what the claim says after its scale word (when, where, for whom) is what the
-    sentence says after its opposite pole, and not after its same pole: "open from 10 am to 4 pm
-    on Saturdays, and it is closed on Sundays" / "open on Sundays". Each pole's complement is read
-    up to the end of its clause, or to the other pole when that comes later in the clause."""
-
-    def complement(j: int, k: int) -> set[str]:
-        _, end = clause_of(sentence.low, j)
-        if j < k:
-            end = min(end, k)
-        return set(content(sentence.toks[j + 1 : end]))
-
-    mine = set(content(claim.toks[i + 1 : clause_of(claim.low, i)[1]]))
-    own, others = complement(same, other), complement(other, same)
-    distinct = mine - own
-    return other if distinct and distinct <= others else None
-
-
-def always_against_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
-    """``other`` when the claim gives its scale word at ``i`` without exception ("open every day",
-    "always open") where the sentence gives the opposite pole some of the time ("open Tuesday to
-    Sunday, and closed on Mondays"); not when what the claim's "every" ranges over is the same
-    pole's own ("open every weekday" against "open on weekdays, closed on Sundays")."""
-    start, end = clause_of(claim.low, i)
-    if not ALL & set(claim.low[max(start, i - SCOPE) : end]):
-        return None
-    # the same pole's own when runs up to the other pole ("open from 7:00, Monday to Saturday, and
-    # closed on Sundays"), or to its clause's end when it comes last
-    own_end = other if same < other else clause_of(sentence.low, same)[1]
-    own = {stem(t) for t in content(sentence.toks[same + 1 : own_end])}
-    mine = {stem(t) for t in content(claim.toks[i + 1 : end])}
-    return other if not mine & own else None
 
 
 def phrase(toks: Sequence[str], i: int, step: int) -> set[str]:
