@@ -14,7 +14,8 @@ import re
 
 from rt4chart_plugins.judges.trained.premise import words
 
-_WORD_SPAN = re.compile(r"[A-Za-z0-9]+(?:[.:,'’][A-Za-z0-9]+)*")
+#: a word as written, in any script: "café" is one word, not "caf" and a stray letter
+_WORD_SPAN = re.compile(r"[^\W_]+(?:[.:,'’][^\W_]+)*")
 
 
 def unsupported_phrase(claim: str, premise: str) -> str | None:

@@ -187,6 +187,8 @@ def test_unsupported_phrase_is_the_part_the_premise_lacks():
     premise = "The museum opened in 1990 and has three floors."
     assert unsupported_phrase("The museum opened in 1990 and has a rooftop garden.", premise) == "rooftop garden"
     assert unsupported_phrase("The museum opened in 1990.", premise) is None
+    # a word with an accent is named whole
+    assert unsupported_phrase("The museum opened in 1990 and has a small café.", premise) == "small café"
 
 
 def test_clauses_split_where_a_trailing_clause_can_be_baseless():
