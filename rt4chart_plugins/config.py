@@ -51,7 +51,7 @@ class PipelineConfig(BaseModel):
     contrast_check: bool = Field(
         True,
         description="overrule ENT when a claim reuses a context sentence's words with another negation, "
-        "quantifier, modality, direction, roles or amount (rules/contrast/)",
+        "quantifier, modality, direction, state, roles, amount, date or price (rules/contrast/)",
     )
     deadline: float | None = Field(
         None,

@@ -34,7 +34,7 @@ NOTES = {
     ("records", Label.ENT): "record check: {n} claim(s) state only hours or yes/no attributes as the record has them; "
     "set to ENT",
     ("contrast", Label.CON): "contrast check: {n} claim(s) reuse a context sentence's words with another negation, "
-    "quantifier, modality, direction, roles or amount; set to CON",
+    "quantifier, modality, direction, state, roles, amount, date or price; set to CON",
     ("facts", Label.NIC): "fact check: {n} claim(s) judged ENT state numbers or names absent from the context; "
     "set to NIC",
 }

@@ -4,7 +4,7 @@ Each family reads a context once and checks claims against that reading through 
 (:mod:`.finding`): ``records`` reads structured (JSON) records (yes/no fields, opening hours,
 region codes; written for business records of the kind RAGTruth's Data2txt task has);
 ``contrast`` finds a claim that reuses a context sentence's words with another negation,
-quantifier, modality, direction, roles or amount; ``facts`` finds the numbers and names of a
+quantifier, modality, direction, state, roles, amount, date or price; ``facts`` finds the numbers and names of a
 claim that the context lacks. The word-level helpers they share are the text kit,
 :mod:`rt4chart_plugins.text`.
 The pipeline runs them after the judge in the order of :data:`RULES`; the first finding decides.
