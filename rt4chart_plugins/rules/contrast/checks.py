@@ -42,10 +42,10 @@ from rt4chart_plugins.rules.contrast.reading import (
 )
 from rt4chart_plugins.rules.contrast.states import (
     always_against_other_pole,
-    holder_of_other_pole,
+    other_pole_of,
+    poles_in,
     said_of_other_pole,
     timed,
-    when_of_other_pole,
 )
 from rt4chart_plugins.rules.dates import other_weekday
 from rt4chart_plugins.rules.quantities import Quantity, quantities
@@ -259,14 +259,12 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
     for i, t in enumerate(claim.low):
         for axis, sign in STATE.get(t, []):
             if axis not in poles_of:
-                poles_of[axis] = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, []) if a == axis}
+                poles_of[axis] = poles_in(sentence, axis)
             if timed(claim, i):
                 continue  # "closes at 18:00" says when, not whether: "open from 10:00 to 18:00"
             theirs = poles_of[axis]
             if set(theirs) == {sign, -sign}:
-                j = holder_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
-                if j is None:
-                    j = when_of_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
+                j = other_pole_of(claim, i, sentence, theirs[sign], theirs[-sign])
                 if j is None:
                     j = always_against_other_pole(claim, i, sentence, theirs[sign], theirs[-sign])
                 if j is not None and polarity(claim, i) == polarity(sentence, j):

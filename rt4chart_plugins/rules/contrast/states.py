@@ -34,14 +34,23 @@ def said_of_other_pole(claim: Span, k: int, sentence: Span) -> bool:
     sentence gives that scale's other pole ("open …, and closed on Sundays"): "not open" is then
     "closed", as the sentence says."""
     for axis, sign in STATE.get(claim.low[k], ()):
-        poles = {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, ()) if a == axis}
-        if set(poles) == {sign, -sign}:
-            same, other = poles[sign], poles[-sign]
-            if holder_of_other_pole(claim, k, sentence, same, other) is not None:
-                return True
-            if when_of_other_pole(claim, k, sentence, same, other) is not None:
-                return True
+        poles = poles_in(sentence, axis)
+        if set(poles) == {sign, -sign} and other_pole_of(claim, k, sentence, poles[sign], poles[-sign]) is not None:
+            return True
     return False
+
+
+def poles_in(sentence: Span, axis: int) -> dict[int, int]:
+    """Where ``sentence`` uses each pole (1 or -1) of the scale ``axis``: the position of its last
+    word of that pole."""
+    return {s: j for j, u in enumerate(sentence.low) for a, s in STATE.get(u, ()) if a == axis}
+
+
+def other_pole_of(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
+    """``other`` when the claim's holder or its "when" is what the sentence gives its other pole
+    (:func:`holder_of_other_pole`, then :func:`when_of_other_pole`)."""
+    j = holder_of_other_pole(claim, i, sentence, same, other)
+    return j if j is not None else when_of_other_pole(claim, i, sentence, same, other)
 
 
 def holder_of_other_pole(claim: Span, i: int, sentence: Span, same: int, other: int) -> int | None:
