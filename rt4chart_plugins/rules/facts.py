@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import cached_property
 
 from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.dates import dates, days_known, months_known, months_named
@@ -165,8 +166,6 @@ class KnownFacts:
         self.lowered = self.source.lower()
         # the source's letters and digits alone: a code is known wherever it is written, "C 110" or "c-110"
         self._squashed = re.sub(r"[^a-z0-9]", "", self.lowered)
-        self.months = months_known(self.source) if calendar else set()
-        self.days = days_known(self.source) if calendar else set()
         self._amounts: list | None = None
         self._index = AmountIndex([])
         self._stated: set = set()
@@ -181,6 +180,16 @@ class KnownFacts:
             self._stated = {_value(q.value) for q in amounts if q.kind != TIME_OF_DAY}
             self._amounts = amounts
         return self._amounts
+
+    @cached_property
+    def months(self) -> set[int]:
+        """The months the source gives, read when a claim first names one."""
+        return months_known(self.source)
+
+    @cached_property
+    def days(self) -> set[tuple[int, int]]:
+        """The (day, month) pairs the source gives, read when a claim first writes a date."""
+        return days_known(self.source)
 
     def shares(self) -> set[float]:
         """The shares, as percentages, that one amount of a context sentence is of another

@@ -136,6 +136,7 @@ class Contrasts:
         """The context's amounts, read once when a claim first states one."""
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
+            text = "\n".join(self._units)
             # what the context implies ("from 11:00 to 12:30": 90 minutes) is known, but is no
             # amount a claim's is compared with
             stated = [q for qs in per_sentence for q in qs]
@@ -144,8 +145,8 @@ class Contrasts:
                 everywhere,
                 per_sentence,
                 {q.value for qs in per_sentence for q in qs if not q.unit},
-                {float(v) for v in numbers("\n".join(self._units))},
-                days_known("\n".join(self._units)),
+                {float(v) for v in numbers(text)},
+                days_known(text),
             )
         return self._amounts
 
