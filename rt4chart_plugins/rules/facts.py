@@ -18,6 +18,7 @@ from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.dates import dates, days_known, months_known, months_named
 from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
+from rt4chart_plugins.rules.novelty import Lexicon
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
@@ -140,15 +141,83 @@ def codes(text: str) -> list[str]:
     return out
 
 
+#: a word that writes two or more capitals and no digit, alone or in a hyphenated word: an initialism
+#: or a product's name ("HDMI", "SMS", "CDs", "Wi-Fi", "iPhone"), which the names check, reading
+#: capitalized words, passes by
+_INITIALISM = re.compile(r"(?<![\w.'’-])(?=(?:[a-z-]*[A-Z]){2})[A-Za-z]+(?:-[A-Za-z]+)*(?![\w-]|\.\w|['’](?!s\b))")
+#: a hyphenated word of capitalized words ("Coca-Cola"), which the names check reads word by word
+_NAME_WORDS = re.compile(r"[A-Z][a-z]{2,}(?:-[A-Z][a-z]{2,})*")
+_ROMAN = re.compile(r"[IVXLC]+")
+#: the cosine of two words' static vectors at which an initialism means a word of the source: unrelated
+#: words of the everyday sets come to at most 0.45 ("UK" against a museum's words), a synonym to
+#: 0.73 ("RAM" against "memory")
+SAME_MEANING = 0.6
+#: the words an initialism may leave out of what it spells ("EU" for "the European Union", "BA" for
+#: "Bachelor of Arts")
+_SMALL_WORDS = frozenset({"of", "and", "the", "for", "&", "a", "in", "on", "to"})
+
+
+def initialisms(text: str) -> list[str]:
+    """The initialisms and mixed-case names ``text`` writes, as written, less Roman numerals and
+    what follows a number (a unit or a clock's letters: "20 GB", "9 PM"), in text that is not
+    written in capitals throughout."""
+    text = strip_markers(text)
+    letters = [c for c in text if c.isalpha()]
+    if not letters or sum(c.isupper() for c in letters) > len(letters) / 2:
+        return []
+    out = []
+    for m in _INITIALISM.finditer(text):
+        word = _core(m.group(0))
+        bare = word[:-1] if word.endswith("s") and word[:-1].isupper() else word  # "CDs"
+        after_number = re.search(r"\d\s?$", text[: m.start()]) is not None  # "9 PM", "20 GB": an amount's
+        if after_number or _ROMAN.fullmatch(bare) or _NAME_WORDS.fullmatch(word):
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def _capitals(word: str) -> int:
+    return sum(c.isupper() for c in word)
+
+
+def _core(word: str) -> str:
+    """A hyphenated word's initialism without the words it is joined to ("Ex-FBI", "FBI-led"), where
+    what is left still writes two capitals ("Wi-Fi" and "USB-C" stay whole)."""
+    parts = word.split("-")
+    while len(parts) > 1 and len(parts[0]) > 1 and _capitals(parts[0]) <= 1 and _capitals("".join(parts[1:])) >= 2:
+        parts = parts[1:]
+    while len(parts) > 1 and len(parts[-1]) > 1 and _capitals(parts[-1]) <= 1 and _capitals("".join(parts[:-1])) >= 2:
+        parts = parts[:-1]
+    return "-".join(parts)
+
+
+def _spelled_by_initials(source_words: list[str]) -> set[str]:
+    """Every run of two to six words' initials in the source, with and without its small words:
+    "the European Union" gives "eu", "Bachelor of Arts" "ba" and "boa"."""
+    out: set[str] = set()
+    for i in range(len(source_words)):
+        run = source_words[i : i + 8]
+        for j in range(2, len(run) + 1):
+            words = run[:j]
+            if words[0] in _SMALL_WORDS or words[-1] in _SMALL_WORDS:
+                continue
+            full = "".join(w[0] for w in words)
+            short = "".join(w[0] for w in words if w not in _SMALL_WORDS)
+            if 2 <= len(short) <= 6:
+                out.update((full, short))
+    return out
+
+
 class KnownFacts:
     """The numbers, amounts and words of one source (a context and its question), read once: a
     verification checks every claim of an answer against the same context, and reading a long
     context's numbers again for each claim cost more than the rest of the check.
 
-    ``calendar``: whether a claim's dates and months are read as such (a date the source gives no
-    day of, a month it never names). The rule stage reads them against the whole context; a
-    judge's decision reads its premise without them, as it was fitted: a premise is a few
-    sentences, and a date of the claim is often stated in another."""
+    ``extended``: whether the readings added after the judges' decisions were fitted are made: a
+    claim's dates and months read as such (a date the source gives no day of, a month it never
+    names), and its initialisms ("HDMI", "Wi-Fi"). The rule stage reads them against the whole
+    context; a judge's decision reads its premise without them, as it was fitted: a premise is a
+    few sentences, and a date or an initialism's spelled-out words are often in another."""
 
     def __init__(
         self,
@@ -156,10 +225,10 @@ class KnownFacts:
         question: str | None = None,
         units: Sequence[str] | None = None,
         *,
-        calendar: bool = True,
+        extended: bool = True,
     ):
         self.source = context + "\n" + (question or "")
-        self.calendar = calendar
+        self.extended = extended
         self._units = list(units) if units is not None else context.splitlines()
         self._shares: set[float] | None = None
         self.numbers = numbers(self.source)
@@ -190,6 +259,32 @@ class KnownFacts:
     def days(self) -> set[tuple[int, int]]:
         """The (day, month) pairs the source gives, read when a claim first writes a date."""
         return days_known(self.source)
+
+    @cached_property
+    def initials(self) -> set[str]:
+        """What runs of the source's words spell by their initials, read when a claim first writes
+        an initialism."""
+        return _spelled_by_initials(re.findall(r"[a-z&]+", self.lowered))
+
+    def knows_initialism(self, word: str) -> bool:
+        """Whether the source writes ``word`` in any case, with or without hyphens, stops or spaces
+        between its letters ("Wi-Fi" as "wifi", "US" as "U.S."), in either number ("CDs" as "CD",
+        "DVD" as "DVDs"),
+        or spells out its initials ("EU" as "the European Union"); or when a word of the source
+        means what it does ("RAM" for "memory", "TV" for "television"), by the static word vectors
+        the added-words signal reads (:mod:`.novelty`), at a cosine of :data:`SAME_MEANING`."""
+        for form in dict.fromkeys((word, word[:-1] if word.endswith("s") else word)):
+            squashed = re.sub(r"[^a-z]", "", form.lower())
+            gaps = r"[\s.\-]?".join(map(re.escape, squashed))
+            if re.search(rf"(?<![a-z0-9]){gaps}(?:s|['’]s)?(?![a-z0-9])", self.lowered) or squashed in self.initials:
+                return True
+        return self.lexicon.closest(word.lower()) >= SAME_MEANING
+
+    @cached_property
+    def lexicon(self) -> Lexicon:
+        """The source's content words and their meanings, read when a claim first writes an
+        initialism the source does not spell."""
+        return Lexicon(self.source)
 
     def shares(self) -> set[float]:
         """The shares, as percentages, that one amount of a context sentence is of another
@@ -247,7 +342,7 @@ class KnownFacts:
         # a date is known as a date: "13 May" by "from 12 to 15 May", not by a "13" of the source,
         # and "30 December" not by its "30 percent"; one the source lacks is named as written, once,
         # where the source gives its month (a month it lacks is named below)
-        for d in dates(claim) if self.calendar else ():
+        for d in dates(claim) if self.extended else ():
             if (d.day, d.month) not in self.days and d.month in self.months:
                 written.append(d.text)
             unknown.discard(Decimal(d.day))
@@ -255,8 +350,9 @@ class KnownFacts:
         missing += [c for c in dict.fromkeys(codes(claim)) if c.lower() not in self._squashed]
         # a month the source never gives, by any name or in digits ("due on 30 November" against a
         # course whose only date is in December); the names check passes months by, as common words
-        if self.calendar:
+        if self.extended:
             missing += [word for month, word in months_named(claim).items() if month not in self.months]
+            missing += [w for w in initialisms(claim) if not self.knows_initialism(w)]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(
@@ -295,10 +391,10 @@ class FactRule:
         return KnownFacts(context, question, units)
 
 
-def unsupported_facts(claim: str, context: str, question: str | None = None, *, calendar: bool = True) -> list[str]:
-    """Numbers and names of the claim found nowhere in the context or the question (``calendar``:
+def unsupported_facts(claim: str, context: str, question: str | None = None, *, extended: bool = True) -> list[str]:
+    """Numbers and names of the claim found nowhere in the context or the question (``extended``:
     see :class:`KnownFacts`)."""
-    return KnownFacts(context, question, calendar=calendar).missing(claim)
+    return KnownFacts(context, question, extended=extended).missing(claim)
 
 
 def _plural_of_known(name: str, lowered_source: str) -> bool:

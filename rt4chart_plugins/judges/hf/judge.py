@@ -235,7 +235,7 @@ def model_read(
     signals = Signals(
         encoder={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
         coverage=coverage(text, premise.text),
-        missing=unsupported_facts(text, premise.text, calendar=False),
+        missing=unsupported_facts(text, premise.text, extended=False),
     )
     return (p_ent, p_con, p_nic), signals
 

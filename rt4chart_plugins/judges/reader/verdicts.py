@@ -36,7 +36,7 @@ def premise_verdicts(
     match when CON, none when NIC."""
     p_support, p_compatible = reading
     cover = coverage(text, premise.text)
-    missing = bool(unsupported_facts(text, premise.text, calendar=False))
+    missing = bool(unsupported_facts(text, premise.text, extended=False))
     p_ent, p_con, p_nic = fit.reader_alone(
         features.reader_support_features(p_support, p_compatible, cover, missing),
         features.reader_conflict_features(p_compatible, cover),

@@ -146,7 +146,7 @@ def decision_read(
 ) -> tuple[tuple[float, float, float], Signals]:
     """One pair's (P(ENT), P(CON), P(NIC)) from the artifact's decision, and the signals it read:
     the premise's coverage and missing facts, and what the claim adds to the whole context."""
-    cover, missing = coverage(text, premise.text), unsupported_facts(text, premise.text, calendar=False)
+    cover, missing = coverage(text, premise.text), unsupported_facts(text, premise.text, extended=False)
     novel = premises.lexicon.novel(text)
     added = premises.lexicon.weight(novel)
     probs = decide(loaded.manifest.decision, logits, cover, bool(missing), added, novelty(text, novel))

@@ -131,7 +131,7 @@ def test_a_date_is_known_as_a_date_and_one_the_context_lacks_is_named_as_written
 def test_a_judges_premise_is_read_without_dates_and_months_as_its_decision_was_fitted():
     premise = "The exam is on 14 December."
     assert unsupported_facts("The project is due on 30 November.", premise) == ["November"]
-    assert unsupported_facts("The project is due on 30 November.", premise, calendar=False) == ["30"]
+    assert unsupported_facts("The project is due on 30 November.", premise, extended=False) == ["30"]
 
 
 def test_a_month_set_in_capitals_is_read_as_a_month():

@@ -1,4 +1,4 @@
-from rt4chart_plugins.rules.facts import codes, names, numbers, unsupported_facts
+from rt4chart_plugins.rules.facts import codes, initialisms, names, numbers, unsupported_facts
 
 
 def test_numbers_are_compared_as_values():
@@ -42,6 +42,27 @@ def test_a_code_the_context_lacks_is_named_as_written():
     assert unsupported_facts("The workshop is in Room D12.", "The workshop is in Room D 12.") == []
     # ordinals, decades, clock times, amounts run into their unit and hyphenated words are no codes
     assert codes("the 3rd row, the 1990s, at 9am, 20GB, 5km, 19th-century, Under-12s, COVID-19") == []
+
+
+def test_an_initialism_the_context_never_writes_spells_out_or_means_is_missing():
+    context = "The Lunden ferry has a cafe and a 230-volt socket at every seat. Tickets for the European Union's islands."
+    assert unsupported_facts("Free Wi-Fi is available on board.", context) == ["Wi-Fi"]
+    assert unsupported_facts("The ferry shows films on a TV.", context) == ["TV"]
+    # written otherwise, spelled out by its initials, in the singular, or a word of the same meaning
+    assert unsupported_facts("Free Wi-Fi is on board.", "The ferry has free wifi.") == []
+    assert unsupported_facts("The EU runs it.", context) == []
+    assert unsupported_facts("The quartet signs CDs.", "A CD of the concert is for sale.") == []
+    assert unsupported_facts("A DVD is lent for a week.", "DVDs are lent for a week.") == []
+    # what a hyphen joins to it is not part of it
+    assert initialisms("The ex-FBI agent led an FBI-led inquiry.") == ["FBI"]
+    assert unsupported_facts("An Ex-FBI agent was sentenced.", "A former FBI agent was sentenced.") == []
+    assert unsupported_facts("It has 16 GB of RAM.", "The laptop has 16 GB of memory.") == []
+    # units, a clock's letters, Roman numerals, names the names check reads, and shouted text are not read
+    assert initialisms("It has 20 GB, opens at 9 PM, since World War II, sells Coca-Cola.") == []
+    assert initialisms("THE FERRY HAS WIFI") == []
+    assert initialisms("NASA's probe has an HDMI and a USB-C port.") == ["NASA", "HDMI", "USB-C"]
+    # a judge's decision reads its premise without them, as it was fitted
+    assert unsupported_facts("Free Wi-Fi is available on board.", context, extended=False) == []
 
 
 def test_names_exclude_sentence_initial_and_common_words():
