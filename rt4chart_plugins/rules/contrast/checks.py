@@ -76,7 +76,8 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
     """A word negated on one side and stated plainly on the other, with the same subject: "are not
     allowed to ride" against "are allowed to ride". Not "did not accept" against "rejected" (a
     paraphrase: "accept" is not in the context) nor "did not identify the suspect" against "the
-    suspect was injured" (the negation bears on "identify")."""
+    suspect was injured" (the negation bears on "identify"), nor "is not closed on Mondays" against
+    "is closed on Sundays" (what follows the word names other things)."""
     for negated, other in ((claim, sentence), (sentence, claim)):
         for i in negators(negated.low):
             if negated.low[i] not in SCOPED_NEGATORS | IMPLICATIVE:
@@ -96,6 +97,15 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
                 continue
             at_claim, at_sentence = (k, plain[0]) if negated is claim else (plain[0], k)
             if not same_subject(claim, at_claim, sentence, at_sentence):
+                continue
+            # and of the same things: "is not closed on Mondays" says nothing against "is closed on
+            # Sundays", where each side names after the word a thing, a day or a number the other
+            # does not
+            mine, theirs = (
+                set(names(["", *claim.toks[at_claim + 1 :]])),
+                set(names(["", *sentence.toks[at_sentence + 1 :]])),
+            )
+            if mine - theirs and theirs - mine:
                 continue
             claimed = " ".join(negated.toks[i : k + 1]) if negated is claim else other.toks[plain[0]]
             return Contrast("negation", sentence.unit, sentence.text, claimed)

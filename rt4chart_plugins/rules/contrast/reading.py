@@ -182,6 +182,12 @@ def same_subject(claim: Span, i: int, sentence: Span, j: int) -> bool:
     # an empty subject stands for something named before when it is a pronoun, or when the clause
     # opens the sentence ("Cannot be flown in high winds."); not after a comma ("…, rather than branching")
     pronoun = bool(PRONOUNS & set(sentence.low[a:j])) or a == 0
+    # a clause that a conjunction opens with no subject of its own ("…, Monday to Saturday, and
+    # closed on Sundays") is said of the sentence's first subject, however many phrases come between
+    own = clause_of(sentence.low, j)[0]
+    elided = not theirs and own > 1 and sentence.low[own] in SUBJECT_SHARING
+    if elided and mine and mine <= set(content(sentence.toks[: clause_of(sentence.low, 0)[1]])):
+        return True
     return (not theirs and pronoun) or bool(mine) and mine <= their_clause or bool(theirs) and theirs <= my_clause
 
 

@@ -16,6 +16,9 @@ CAUGHT = [
     ("negation", ["The east gate is not locked at night.", "Staff park behind the library."],
      "The east gate is locked at night."),
     ("negation", ["Members can bring one guest to the sauna."], "Members cannot bring a guest to the sauna."),
+    # a clause with no subject of its own after a conjunction is said of the sentence's first subject
+    ("negation", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery is not closed on Sundays."),
     ("negation", ["The plugin no longer supports Python 3.8."], "The plugin still supports Python 3.8."),
     ("negation", ["The council failed to approve the new budget in June."], "The council approved the new budget in June."),
     ("quantifier", ["Only holders of a yellow pass may use the north lift."], "Anyone may use the north lift."),
@@ -192,6 +195,11 @@ LEFT_ALONE = [
     (["Adult tickets cost 12 euros.", "On Sundays every ticket costs 8 euros."], "On Sundays adult tickets cost 8 euros."),
     # too little in common to align
     (["The east gate is not locked at night."], "Parking is free."),
+    # a negated word said of other things than the plain one: "not closed on Mondays" / "closed on Sundays"
+    (["The Holm shop is closed on Sundays."], "The Holm shop is not closed on Mondays."),
+    (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
+     "The Corner bakery is not closed on Mondays."),
+    (["Dogs are not allowed in Holm Park."], "Dogs are allowed in Linden Square."),
 ]
 
 
