@@ -266,17 +266,25 @@ class KnownFacts:
         an initialism."""
         return _spelled_by_initials(re.findall(r"[a-z&]+", self.lowered))
 
+    @cached_property
+    def _words_apart(self) -> str:
+        """The source in lower case with its run-together words apart: a record's "HasTV" as "has tv"."""
+        return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", self.source).lower()
+
     def knows_initialism(self, word: str) -> bool:
         """Whether the source writes ``word`` in any case, with or without hyphens, stops or spaces
-        between its letters ("Wi-Fi" as "wifi", "US" as "U.S."), in either number ("CDs" as "CD",
-        "DVD" as "DVDs"),
-        or spells out its initials ("EU" as "the European Union"); or when a word of the source
-        means what it does ("RAM" for "memory", "TV" for "television"), by the static word vectors
-        the added-words signal reads (:mod:`.novelty`), at a cosine of :data:`SAME_MEANING`."""
+        between its letters ("Wi-Fi" as "wifi", "US" as "U.S.", "TV" in a record's "HasTV"), in
+        either number ("CDs" as "CD", "DVD" as "DVDs"), or spells out its initials ("EU" as "the
+        European Union"); or when a word of the source means what it does ("RAM" for "memory",
+        "TV" for "television"), by the static word vectors the added-words signal reads
+        (:mod:`.novelty`), at a cosine of :data:`SAME_MEANING`."""
         for form in dict.fromkeys((word, word[:-1] if word.endswith("s") else word)):
             squashed = re.sub(r"[^a-z]", "", form.lower())
             gaps = r"[\s.\-]?".join(map(re.escape, squashed))
-            if re.search(rf"(?<![a-z0-9]){gaps}(?:s|['’]s)?(?![a-z0-9])", self.lowered) or squashed in self.initials:
+            if (
+                re.search(rf"(?<![a-z0-9]){gaps}(?:s|['’]s)?(?![a-z0-9])", self._words_apart)
+                or squashed in self.initials
+            ):
                 return True
         return self.lexicon.closest(word.lower()) >= SAME_MEANING
 

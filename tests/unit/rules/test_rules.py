@@ -53,6 +53,7 @@ def test_an_initialism_the_context_never_writes_spells_out_or_means_is_missing()
     assert unsupported_facts("The EU runs it.", context) == []
     assert unsupported_facts("The quartet signs CDs.", "A CD of the concert is for sale.") == []
     assert unsupported_facts("A DVD is lent for a week.", "DVDs are lent for a week.") == []
+    assert unsupported_facts("Blue Spoon has a TV.", '{"name": "Blue Spoon", "attributes": {"HasTV": "False"}}') == []
     # what a hyphen joins to it is not part of it
     assert initialisms("The ex-FBI agent led an FBI-led inquiry.") == ["FBI"]
     assert unsupported_facts("An Ex-FBI agent was sentenced.", "A former FBI agent was sentenced.") == []
