@@ -20,7 +20,7 @@ from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
 from rt4chart_plugins.rules.novelty import Lexicon
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
-from rt4chart_plugins.rules.records.regions import has_code, region_names
+from rt4chart_plugins.rules.records.regions import REGIONS, has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
 from rt4chart_plugins.types import Label
 
@@ -191,21 +191,25 @@ def _core(word: str) -> str:
     return "-".join(parts)
 
 
-def _spelled_by_initials(source_words: list[str]) -> set[str]:
-    """Every run of two to six words' initials in the source, with and without its small words:
-    "the European Union" gives "eu", "Bachelor of Arts" "ba" and "boa"."""
-    out: set[str] = set()
-    for i in range(len(source_words)):
-        run = source_words[i : i + 8]
-        for j in range(2, len(run) + 1):
-            words = run[:j]
-            if words[0] in _SMALL_WORDS or words[-1] in _SMALL_WORDS:
-                continue
-            full = "".join(w[0] for w in words)
-            short = "".join(w[0] for w in words if w not in _SMALL_WORDS)
-            if 2 <= len(short) <= 6:
-                out.update((full, short))
-    return out
+def spelled_out(letters: str, words: Sequence[str]) -> bool:
+    """Whether ``letters`` (an initialism in lower case) is spelled by a run of ``words``, each giving
+    the first letter or letters of its word in turn, small words given or left out: "eu" by "the
+    European Union", "apha" by "American Pharmacists Association", "isil" by "Islamic State in
+    Iraq and the Levant"."""
+
+    def spells(rest: str, j: int, used: int) -> bool:
+        if not rest:
+            return used >= 2
+        if j >= len(words) or used > 8:
+            return False
+        w = words[j]
+        if w in _SMALL_WORDS and spells(rest, j + 1, used):
+            return True
+        return any(
+            rest[:p] == w[:p] and spells(rest[p:], j + 1, used + 1) for p in range(1, min(len(w), len(rest)) + 1)
+        )
+
+    return any(w[0] == letters[0] and w not in _SMALL_WORDS and spells(letters, i, 0) for i, w in enumerate(words))
 
 
 class KnownFacts:
@@ -261,10 +265,9 @@ class KnownFacts:
         return days_known(self.source)
 
     @cached_property
-    def initials(self) -> set[str]:
-        """What runs of the source's words spell by their initials, read when a claim first writes
-        an initialism."""
-        return _spelled_by_initials(re.findall(r"[a-z&]+", self.lowered))
+    def _words(self) -> list[str]:
+        """The source's words in lower case, read when a claim first writes an initialism."""
+        return re.findall(r"[a-z&]+", self.lowered)
 
     @cached_property
     def _words_apart(self) -> str:
@@ -274,18 +277,24 @@ class KnownFacts:
     def knows_initialism(self, word: str) -> bool:
         """Whether the source writes ``word`` in any case, with or without hyphens, stops or spaces
         between its letters ("Wi-Fi" as "wifi", "US" as "U.S.", "TV" in a record's "HasTV"), in
-        either number ("CDs" as "CD", "DVD" as "DVDs"), or spells out its initials ("EU" as "the
-        European Union"); or when a word of the source means what it does ("RAM" for "memory",
+        either number ("CDs" as "CD", "DVD" as "DVDs"), or spells it out (:func:`spelled_out`), or
+        writes it less its last letter ("LGBT" for "LGBTQ"), or the state a postal code stands for;
+        or when a word of the source means what it does ("RAM" for "memory",
         "TV" for "television"), by the static word vectors the added-words signal reads
         (:mod:`.novelty`), at a cosine of :data:`SAME_MEANING`."""
         for form in dict.fromkeys((word, word[:-1] if word.endswith("s") else word)):
             squashed = re.sub(r"[^a-z]", "", form.lower())
             gaps = r"[\s.\-]?".join(map(re.escape, squashed))
-            if (
-                re.search(rf"(?<![a-z0-9]){gaps}(?:s|['’]s)?(?![a-z0-9])", self._words_apart)
-                or squashed in self.initials
+            if re.search(rf"(?<![a-z0-9]){gaps}(?:s|['’]s)?(?![a-z0-9])", self._words_apart) or spelled_out(
+                squashed, self._words
             ):
                 return True
+        # a state's postal code the source spells out ("WI" for "Wisconsin"), or a known initialism
+        # with a letter more ("LGBTQ" where the source writes "LGBT")
+        if word in REGIONS and re.search(rf"\b{REGIONS[word].lower()}\b", self.lowered):
+            return True
+        if len(word) >= 4 and word.isupper() and re.search(rf"(?<![A-Za-z]){word[:-1]}(?![A-Za-z])", self.source):
+            return True
         return self.lexicon.closest(word.lower()) >= SAME_MEANING
 
     @cached_property
