@@ -35,6 +35,7 @@ from rt4chart_plugins.rules.contrast.reading import (
     is_content,
     names,
     negated_at,
+    negated_by_prefix,
     negators,
     same_subject,
     scope_word,
@@ -74,10 +75,11 @@ class Contrast:
 
 def negation(claim: Span, sentence: Span) -> Contrast | None:
     """A word negated on one side and stated plainly on the other, with the same subject: "are not
-    allowed to ride" against "are allowed to ride". Not "did not accept" against "rejected" (a
-    paraphrase: "accept" is not in the context) nor "did not identify the suspect" against "the
-    suspect was injured" (the negation bears on "identify"), nor "is not closed on Mondays" against
-    "is closed on Sundays" (what follows the word names other things)."""
+    allowed to ride" against "are allowed to ride", "can be refunded" against "are non-refundable".
+    Not "did not accept" against "rejected" (a paraphrase: "accept" is not in the context) nor "did
+    not identify the suspect" against "the suspect was injured" (the negation bears on "identify"),
+    nor "is not closed on Mondays" against "is closed on Sundays" (what follows the word names
+    other things)."""
     for negated, other in ((claim, sentence), (sentence, claim)):
         for i in negators(negated.low):
             if negated.low[i] not in SCOPED_NEGATORS | IMPLICATIVE:
@@ -87,35 +89,56 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
                 continue
             if negated is claim and said_of_other_pole(claim, k, sentence):
                 continue  # "is not open on Sundays" / "open …, and closed on Sundays"
-            w = stem(negated.toks[k])
-            plain = [
-                j
-                for j, u in enumerate(other.toks)
-                if stem(u) == w and not negated_at(other, j) and not conditional(other.low, j)
-            ]
-            if not plain or any(negated_at(other, j) for j, u in enumerate(other.toks) if stem(u) == w):
-                continue
-            at_claim, at_sentence = (k, plain[0]) if negated is claim else (plain[0], k)
-            if not same_subject(claim, at_claim, sentence, at_sentence):
-                continue
-            # and of the same things: "is not closed on Mondays" says nothing against "is closed on
-            # Sundays", where each side names after the word a thing, a day or a number the other
-            # does not
-            mine, theirs = (
-                set(names(["", *claim.toks[at_claim + 1 :]])),
-                set(names(["", *sentence.toks[at_sentence + 1 :]])),
-            )
-            if mine - theirs and theirs - mine:
-                continue
-            claimed = " ".join(negated.toks[i : k + 1]) if negated is claim else other.toks[plain[0]]
-            return Contrast("negation", sentence.unit, sentence.text, claimed)
+            found = _negated_against_plain(claim, sentence, negated, other, k, stem(negated.toks[k]))
+            if found is not None:
+                return Contrast(
+                    "negation",
+                    sentence.unit,
+                    sentence.text,
+                    " ".join(negated.toks[i : k + 1]) if negated is claim else found,
+                )
+        for k, word in negated_by_prefix(negated.low):
+            found = _negated_against_plain(claim, sentence, negated, other, k, stem(word))
+            if found is not None:
+                return Contrast(
+                    "negation", sentence.unit, sentence.text, negated.toks[k] if negated is claim else found
+                )
     return None
+
+
+def _negated_against_plain(claim: Span, sentence: Span, negated: Span, other: Span, k: int, w: str) -> str | None:
+    """The other side's plain word (as written) for the negated word at ``k`` of stem ``w``, when
+    it is said of the same subject and the same things; else None."""
+    plain = [
+        j
+        for j, u in enumerate(other.toks)
+        if stem(u) == w and not negated_at(other, j) and not conditional(other.low, j)
+    ]
+    if not plain or any(negated_at(other, j) for j, u in enumerate(other.toks) if stem(u) == w):
+        return None
+    at_claim, at_sentence = (k, plain[0]) if negated is claim else (plain[0], k)
+    if not same_subject(claim, at_claim, sentence, at_sentence):
+        return None
+    # and of the same things: "is not closed on Mondays" says nothing against "is closed on
+    # Sundays", where each side names after the word a thing, a day or a number the other does not
+    mine = set(names(["", *claim.toks[at_claim + 1 :]]))
+    theirs = set(names(["", *sentence.toks[at_sentence + 1 :]]))
+    if mine - theirs and theirs - mine:
+        return None
+    return other.toks[plain[0]]
+
+
+#: what makes "every" an interval: "every second Tuesday", "every two weeks", "every 3 days"
+_INTERVAL = frozenset("second third fourth fifth two three four five six".split())
 
 
 def excepting(low: Sequence[str], i: int) -> bool:
     """Whether the universal quantifier at ``i`` ranges over what remains after an exception ("on
-    all other days", "every other week", "all the other rooms"): it restricts, as "some" does."""
-    return "other" in low[i + 1 : i + 3]
+    all other days", "every other week", "all the other rooms") or over an interval ("every second
+    Tuesday", "every two weeks"): it restricts, as "some" does."""
+    after = low[i + 1 : i + 2]
+    interval = low[i] == "every" and bool(after) and (after[0] in _INTERVAL or after[0].isdigit())
+    return "other" in low[i + 1 : i + 3] or interval
 
 
 def quantifier(claim: Span, clause: Span) -> Contrast | None:

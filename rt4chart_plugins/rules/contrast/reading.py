@@ -20,6 +20,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     SCOPE,
     SUBJECT_SHARING,
 )
+from rt4chart_plugins.text.lemmas import lemmas
 from rt4chart_plugins.text.words import STOPWORDS, stem
 
 TOKEN = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:[.,:]\d+)*%?|[,;]")
@@ -91,7 +92,8 @@ def span(unit: int, text: str) -> Span:
     checkpoint()  # read once per sentence of a context and per claim: where a long one is stopped
     toks = tokens(text)
     low = [t.lower() for t in toks]
-    words = set(content(toks))
+    # a word a prefix negates is also about its plain word: "non-refundable" aligns with "refunded"
+    words = set(content(toks)) | {stem(word) for _, word in negated_by_prefix(low)}
     return Span(unit, text.strip(), toks, low, words, words | {stem(t) for t in low if t in LEXICAL})
 
 
@@ -139,6 +141,26 @@ def negators(low: Sequence[str]) -> list[int]:
             )
         ):
             out.append(i)
+    return out
+
+
+#: the prefixes that negate the adjective or participle they are joined to ("non-refundable", "unlimited")
+_NEGATING_PREFIX = re.compile(r"(?:non-?|un)(?P<word>[a-z]{4,})")
+
+
+def negated_by_prefix(low: Sequence[str]) -> list[tuple[int, str]]:
+    """(position, the plain word) of each lower-cased word that a prefix negates: "non-refundable" is "not
+    refundable", "unlimited" "not limited". The rest must be an adjective or an inflected verb
+    ("unless", "understand" are no such word)."""
+    out = []
+    for k, t in enumerate(low):
+        m = _NEGATING_PREFIX.fullmatch(t)
+        if not m or t in MARKERS or t in CONDITIONAL:
+            continue
+        word = m.group("word")
+        known = lemmas(word)
+        if "ADJ" in known or any(lemma != word for lemma in known.get("VERB", ())):
+            out.append((k, word))
     return out
 
 

@@ -16,6 +16,13 @@ CAUGHT = [
     ("negation", ["The east gate is not locked at night.", "Staff park behind the library."],
      "The east gate is locked at night."),
     ("negation", ["Members can bring one guest to the sauna."], "Members cannot bring a guest to the sauna."),
+    # a word a prefix negates ("non-refundable", "unlimited") against its plain word
+    ("negation", ["Tickets for the Holm quartet are non-refundable but can be passed on."],
+     "Tickets for the Holm quartet can be refunded up to a week before."),
+    ("negation", ["At the Holm car park, parking is unlimited on Sundays."],
+     "At the Holm car park, parking is limited to two hours on Sundays."),
+    # "every" over an interval restricts: "every second Tuesday" is not "every Tuesday"
+    ("quantifier", ["In Holm, the blue bin is collected every second Tuesday."], "In Holm, the blue bin is collected every Tuesday."),
     # a clause with no subject of its own after a conjunction is said of the sentence's first subject
     ("negation", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
      "The Corner bakery is not closed on Sundays."),
@@ -195,6 +202,10 @@ LEFT_ALONE = [
     (["Adult tickets cost 12 euros.", "On Sundays every ticket costs 8 euros."], "On Sundays adult tickets cost 8 euros."),
     # too little in common to align
     (["The east gate is not locked at night."], "Parking is free."),
+    # a prefix that negates nothing ("unless", "understand"), and an interval said as one
+    (["The Holm offer is valid unless you cancel."], "The Holm offer is valid less a fee."),
+    (["Holm staff understand the rules."], "Holm staff stand by the rules."),
+    (["In Holm, the blue bin is collected every second Tuesday."], "In Holm, the blue bin is collected every two weeks."),
     # a negated word said of other things than the plain one: "not closed on Mondays" / "closed on Sundays"
     (["The Holm shop is closed on Sundays."], "The Holm shop is not closed on Mondays."),
     (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
