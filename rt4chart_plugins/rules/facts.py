@@ -18,7 +18,8 @@ from rt4chart_plugins.rules.amounts import AmountIndex
 from rt4chart_plugins.rules.dates import dates, days_known, months_known, months_named
 from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.novelty import Lexicon
+from rt4chart_plugins.rules.novelty import Lexicon, content_tokens
+from rt4chart_plugins.rules.places import places
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
 from rt4chart_plugins.rules.records.regions import REGIONS, has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
@@ -219,9 +220,10 @@ class KnownFacts:
 
     ``extended``: whether the readings added after the judges' decisions were fitted are made: a
     claim's dates and months read as such (a date the source gives no day of, a month it never
-    names), and its initialisms ("HDMI", "Wi-Fi"). The rule stage reads them against the whole
-    context; a judge's decision reads its premise without them, as it was fitted: a premise is a
-    few sentences, and a date or an initialism's spelled-out words are often in another."""
+    names), its initialisms ("HDMI", "Wi-Fi") and its places ("next to the town hall"). The rule
+    stage reads them against the whole context; a judge's decision reads its premise without them,
+    as it was fitted: a premise is a few sentences, and a date or an initialism's spelled-out words
+    are often in another."""
 
     def __init__(
         self,
@@ -300,7 +302,7 @@ class KnownFacts:
     @cached_property
     def lexicon(self) -> Lexicon:
         """The source's content words and their meanings, read when a claim first writes an
-        initialism the source does not spell."""
+        initialism the source does not spell, or a place."""
         return Lexicon(self.source)
 
     def shares(self) -> set[float]:
@@ -370,6 +372,15 @@ class KnownFacts:
         if self.extended:
             missing += [word for month, word in months_named(claim).items() if month not in self.months]
             missing += [w for w in initialisms(claim) if not self.knows_initialism(w)]
+            # a place none of whose words the source holds ("next to the town hall"); a floor whose
+            # number is already missing ("on the fifth floor": "5") is not named twice
+            missing += [
+                phrase
+                for phrase, where in places(claim)
+                if (words := content_tokens(where))
+                and not any(self.lexicon.holds(w) for w in words)
+                and not {_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing)
+            ]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(

@@ -1,4 +1,5 @@
 from rt4chart_plugins.rules.facts import codes, initialisms, names, numbers, unsupported_facts
+from rt4chart_plugins.rules.places import places
 
 
 def test_numbers_are_compared_as_values():
@@ -64,6 +65,24 @@ def test_an_initialism_the_context_never_writes_spells_out_or_means_is_missing()
     assert initialisms("NASA's probe has an HDMI and a USB-C port.") == ["NASA", "HDMI", "USB-C"]
     # a judge's decision reads its premise without them, as it was fitted
     assert unsupported_facts("Free Wi-Fi is available on board.", context, extended=False) == []
+
+
+def test_a_place_none_of_whose_words_the_context_holds_is_missing():
+    context = "The Castle Road Dental Practice opens at 8:00. Parking is behind the building."
+    assert unsupported_facts("The practice is on the first floor above the pharmacy.", context) == [
+        "on the first floor",
+        "above the pharmacy",
+    ]
+    assert unsupported_facts("The practice is next to the motorway junction.", context) == ["next to the motorway junction"]
+    # a place the context names, in another form; a measure, not a place; the judges' premise read
+    assert unsupported_facts("You can park behind the buildings.", context) == []
+    assert unsupported_facts("The practice stands near a castle.", context) == []
+    assert unsupported_facts("Prices rose above 5 percent and were near freezing.", "Prices rose 5 percent.") == []
+    assert unsupported_facts("The practice is next to the motorway junction.", context, extended=False) == []
+    assert places("It sits next to the town hall, on the second floor.") == [
+        ("next to the town hall", "the town hall"),
+        ("on the second floor", "second floor"),
+    ]
 
 
 def test_names_exclude_sentence_initial_and_common_words():

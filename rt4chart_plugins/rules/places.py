@@ -1,0 +1,35 @@
+"""Where a claim puts something: a place phrase, read so that a place the context never names is a
+missing fact.
+
+An answer invents a place as often as a number ("The practice is on the first floor above the
+pharmacy.", "The depot is next to the motorway junction."), and the encoder reads such a sentence
+as supported on the words it shares with the context. A place is said by a closed class of
+prepositions with a noun phrase after a determiner ("next to the town hall"), or by a floor ("on
+the second floor"). Without the determiner the same prepositions mostly measure ("near freezing",
+"above average", "above 5 percent") and are not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: the prepositions that say where something is
+_WHERE = (
+    r"(?:next\s+to|close\s+to|adjacent\s+to|across\s+from|in\s+front\s+of|opposite|near|beside|behind"
+    r"|above|below|beneath|underneath)"
+)
+#: the words that end a place's noun phrase: a conjunction, a relative or another preposition
+_ENDS = r"(?:and|or|but|which|where|that|who|with|in|on|at|for|from|to|of|by|since|while|so|because|when)"
+_PLACE = re.compile(
+    rf"\b{_WHERE}\s+(?P<where>(?:the|a|an)\s+(?:(?!{_ENDS}\b)[\w'’-]+\s+){{0,3}}?(?!{_ENDS}\b)[\w'’-]+)"
+    rf"(?=\s*(?:[,.;:!?)]|$|\s+{_ENDS}\b))",
+    re.IGNORECASE,
+)
+_FLOOR = re.compile(r"\bon\s+the\s+(?P<where>\w+(?:\s+\w+)?\s+floor)\b", re.IGNORECASE)
+
+
+def places(text: str) -> list[tuple[str, str]]:
+    """(the place phrase as written, its noun phrase) for each place ``text`` gives: "next to the
+    town hall" with "the town hall", "on the second floor" with "second floor"."""
+    found = sorted([*_PLACE.finditer(text), *_FLOOR.finditer(text)], key=lambda m: m.start())
+    return [(m.group(0), m.group("where")) for m in found]
