@@ -15,6 +15,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from rt4chart_plugins.rules.amounts import AmountIndex
+from rt4chart_plugins.rules.appositions import appositions
 from rt4chart_plugins.rules.dates import dates, days_known, months_known, months_named
 from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
@@ -220,7 +221,8 @@ class KnownFacts:
 
     ``extended``: whether the readings added after the judges' decisions were fitted are made: a
     claim's dates and months read as such (a date the source gives no day of, a month it never
-    names), its initialisms ("HDMI", "Wi-Fi") and its places ("next to the town hall"). The rule
+    names), its initialisms ("HDMI", "Wi-Fi"), its places ("next to the town hall") and the
+    descriptions it gives a name between commas ("St Anne's Hall, a converted church, …"). The rule
     stage reads them against the whole context; a judge's decision reads its premise without them,
     as it was fitted: a premise is a few sentences, and a date or an initialism's spelled-out words
     are often in another."""
@@ -381,6 +383,15 @@ class KnownFacts:
                 and not any(self.lexicon.holds(w) for w in words)
                 and not {_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing)
             ]
+            # and a description of a name none of whose words the source holds ("St Anne's Hall, a
+            # converted 19th-century church, …")
+            missing += [
+                what
+                for what in appositions(claim, _a_name)
+                if (words := content_tokens(what))
+                and not any(self.lexicon.holds(w) for w in words)
+                and not {_fmt(v) for v in numbers(what, as_claim=True)} & set(missing)
+            ]
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(
@@ -423,6 +434,11 @@ def unsupported_facts(claim: str, context: str, question: str | None = None, *, 
     """Numbers and names of the claim found nowhere in the context or the question (``extended``:
     see :class:`KnownFacts`)."""
     return KnownFacts(context, question, extended=extended).missing(claim)
+
+
+def _a_name(word: str) -> bool:
+    """Whether a capitalized word can be part of a name: not a common capitalized word ("However")."""
+    return word[:1].isupper() and word not in _COMMON_CAPS
 
 
 def _plural_of_known(name: str, lowered_source: str) -> bool:
