@@ -69,15 +69,16 @@ def test_an_initialism_the_context_never_writes_spells_out_or_means_is_missing()
 
 def test_a_place_none_of_whose_words_the_context_holds_is_missing():
     context = "The Castle Road Dental Practice opens at 8:00. Parking is behind the building."
-    assert unsupported_facts("The practice is on the first floor above the pharmacy.", context) == [
+    assert unsupported_facts("The practice is on the first floor, opposite the pharmacy.", context) == [
         "on the first floor",
-        "above the pharmacy",
+        "opposite the pharmacy",
     ]
     assert unsupported_facts("The practice is next to the motorway junction.", context) == ["next to the motorway junction"]
     # a place the context names, in another form; a measure, not a place; the judges' premise read
     assert unsupported_facts("You can park behind the buildings.", context) == []
     assert unsupported_facts("The practice stands near a castle.", context) == []
     assert unsupported_facts("Prices rose above 5 percent and were near freezing.", "Prices rose 5 percent.") == []
+    assert unsupported_facts("The water lies below the surface, behind the scenes.", "The water lies deep.") == []
     assert unsupported_facts("The practice is next to the motorway junction.", context, extended=False) == []
     assert places("It sits next to the town hall, on the second floor.") == [
         ("next to the town hall", "the town hall"),
