@@ -148,14 +148,20 @@ def negators(low: Sequence[str]) -> list[int]:
 _NEGATING_PREFIX = re.compile(r"(?:non-?|un)(?P<word>[a-z]{4,})")
 
 
+#: what a predicate adjective follows: a prefixed word is read as a negation only when it is said of
+#: its subject ("tickets are non-refundable"), not when it names a kind of thing ("unused data")
+_COPULAS = frozenset("is are was were be been being remain remains stay stays".split())
+
+
 def negated_by_prefix(low: Sequence[str]) -> list[tuple[int, str]]:
-    """(position, the plain word) of each lower-cased word that a prefix negates: "non-refundable" is "not
-    refundable", "unlimited" "not limited". The rest must be an adjective or an inflected verb
-    ("unless", "understand" are no such word)."""
+    """(position, the plain word) of each lower-cased word that a prefix negates, said of its subject
+    within three words of a copula: "are non-refundable" is "are not refundable", "is free and
+    unlimited" "is not limited". The rest must be an adjective or an inflected verb ("unless",
+    "understand" are no such word)."""
     out = []
     for k, t in enumerate(low):
         m = _NEGATING_PREFIX.fullmatch(t)
-        if not m or t in MARKERS or t in CONDITIONAL:
+        if not m or t in MARKERS or t in CONDITIONAL or not _COPULAS & set(low[max(0, k - 3) : k]):
             continue
         word = m.group("word")
         known = lemmas(word)

@@ -204,6 +204,8 @@ LEFT_ALONE = [
     (["The east gate is not locked at night."], "Parking is free."),
     # a prefix that negates nothing ("unless", "understand"), and an interval said as one
     (["The Holm offer is valid unless you cancel."], "The Holm offer is valid less a fee."),
+    # a prefixed word that names a kind of thing rather than saying it of its subject
+    (["Unused data on the Holm plan does not roll over."], "The Holm plan sends a text when you have used 80 percent of your data."),
     (["Holm staff understand the rules."], "Holm staff stand by the rules."),
     (["In Holm, the blue bin is collected every second Tuesday."], "In Holm, the blue bin is collected every two weeks."),
     # a negated word said of other things than the plain one: "not closed on Mondays" / "closed on Sundays"
