@@ -3,8 +3,9 @@ context never gives is a missing fact.
 
 "St Anne's Hall, a converted 19th-century church, hosts the concert." adds a property to a name the
 context gives, and the encoder reads the sentence as supported on the rest of its words. The
-description sits between commas after the name and opens with "a" or "an"; a sentence-initial
-connective ("However, a reviewer said …") is no name.
+description follows the name after a comma, opens with "a" or "an" and ends at a comma or at the
+end of the claim (a clause the claims stage cut off: "The library, a three-storey building"); a
+sentence-initial connective ("However, a reviewer said …") is no name.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import re
 from collections.abc import Callable
 
 _APPOSITION = re.compile(
-    r"(?P<name>\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[A-Z0-9][\w'’.-]*)*),\s+(?P<what>(?:a|an)\s+[^,;.()]{2,80}?),"
+    r"(?P<name>\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[A-Z0-9][\w'’.-]*)*),\s+(?P<what>(?:a|an)\s+[^,;.()]{2,80}?)"
+    r"(?:,|\s*[.!?]?\s*$)"
 )
 
 

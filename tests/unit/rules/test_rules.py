@@ -90,6 +90,8 @@ def test_a_description_of_a_name_none_of_whose_words_the_context_holds_is_missin
     context = "The Elmfield Public Library is open from 9 am on weekdays. Its director, Ms Ada Holm, is a historian."
     claim = "The Elmfield Public Library, a three-storey building, opens at 9 am on weekdays."
     assert unsupported_facts(claim, context) == ["a three-storey building"]
+    # the clause the claims stage cuts off it
+    assert unsupported_facts("The Elmfield Public Library, a three-storey building", context) == ["a three-storey building"]
     # a description the context gives; a connective is no name; the judges' premise read
     assert unsupported_facts("Ms Ada Holm, a historian by training, runs the library.", context) == []
     assert unsupported_facts("However, a new reader card is free.", "A reader card is free.") == []
