@@ -34,6 +34,7 @@ from rt4chart_plugins.rules.contrast.reading import (
     first,
     is_content,
     names,
+    negated_after,
     negated_at,
     negated_by_prefix,
     negators,
@@ -112,7 +113,7 @@ def _negated_against_plain(claim: Span, sentence: Span, negated: Span, other: Sp
     plain = [
         j
         for j, u in enumerate(other.toks)
-        if stem(u) == w and not negated_at(other, j) and not conditional(other.low, j)
+        if stem(u) == w and not negated_at(other, j) and not negated_after(other, j) and not conditional(other.low, j)
     ]
     if not plain or any(negated_at(other, j) for j, u in enumerate(other.toks) if stem(u) == w):
         return None

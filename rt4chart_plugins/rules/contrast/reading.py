@@ -170,6 +170,13 @@ def negated_by_prefix(low: Sequence[str]) -> list[tuple[int, str]]:
     return out
 
 
+def negated_after(span: Span, j: int) -> bool:
+    """Whether a negator of the same clause stands within :data:`SCOPE` words after position ``j``:
+    "likely to be unable to attend" says with "likely" what "unlikely to attend" says."""
+    _, b = clause_of(span.low, j)
+    return any(j < k <= min(b - 1, j + SCOPE) for k in negators(span.low))
+
+
 def negated_at(span: Span, j: int) -> bool:
     """Whether a negator of the same clause stands within :data:`SCOPE` words before position ``j``."""
     a, _ = clause_of(span.low, j)

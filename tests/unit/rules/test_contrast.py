@@ -204,6 +204,9 @@ LEFT_ALONE = [
     (["The east gate is not locked at night."], "Parking is free."),
     # a prefix that negates nothing ("unless", "understand"), and an interval said as one
     (["The Holm offer is valid unless you cancel."], "The Holm offer is valid less a fee."),
+    # the plain word with a negation after it says what the prefixed one does
+    (["A doctor stated that Ms Holm will likely be unable to attend any court hearings."],
+     "Ms Holm is unlikely to attend any court hearings."),
     # a prefixed word that names a kind of thing rather than saying it of its subject
     (["Unused data on the Holm plan does not roll over."], "The Holm plan sends a text when you have used 80 percent of your data."),
     (["Holm staff understand the rules."], "Holm staff stand by the rules."),
