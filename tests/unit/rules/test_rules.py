@@ -1,4 +1,5 @@
-from rt4chart_plugins.rules.facts import codes, initialisms, names, numbers, unsupported_facts
+from rt4chart_plugins.rules.facts import codes, names, numbers, unsupported_facts
+from rt4chart_plugins.rules.initialisms import initialisms
 from rt4chart_plugins.rules.places import places
 
 
