@@ -206,7 +206,7 @@ class KnownFacts:
     @cached_property
     def lexicon(self) -> Lexicon:
         """The source's content words and their meanings, read when a claim first writes an
-        initialism the source does not spell, or a place."""
+        initialism the source does not spell, a place or a description of a name."""
         return Lexicon(self.source)
 
     def shares(self) -> set[float]:
@@ -276,24 +276,11 @@ class KnownFacts:
         if self.extended:
             missing += [word for month, word in months_named(claim).items() if month not in self.months]
             missing += [w for w in initialisms(claim) if not self.spelled.knows(w, self.lexicon)]
-            # a place none of whose words the source holds ("next to the town hall"); a floor whose
-            # number is already missing ("on the fifth floor": "5") is not named twice
-            missing += [
-                phrase
-                for phrase, where in places(claim)
-                if (words := content_tokens(where))
-                and not any(self.lexicon.holds(w) for w in words)
-                and not {_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing)
-            ]
-            # and a description of a name none of whose words the source holds ("St Anne's Hall, a
-            # converted 19th-century church, …")
-            missing += [
-                what
-                for what in appositions(claim, _a_name)
-                if (words := content_tokens(what))
-                and not any(self.lexicon.holds(w) for w in words)
-                and not {_fmt(v) for v in numbers(what, as_claim=True)} & set(missing)
-            ]
+            # a place ("next to the town hall") and a description of a name ("St Anne's Hall, a
+            # converted 19th-century church, …") none of whose words the source holds
+            for phrase, words in [*places(claim), *((what, what) for what in appositions(claim, _a_name))]:
+                if self._unheld(phrase, words, missing):
+                    missing.append(phrase)
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(
@@ -302,6 +289,16 @@ class KnownFacts:
             if n not in self.lowered and n not in spelled and not _plural_of_known(n, self.lowered)
         )
         return missing
+
+    def _unheld(self, phrase: str, words: str, missing: list[str]) -> bool:
+        """Whether no content word of ``words`` is held by the source, and ``phrase`` holds no
+        number already named missing ("on the fifth floor" is not named beside its "5")."""
+        content = content_tokens(words)
+        return (
+            bool(content)
+            and not any(self.lexicon.holds(w) for w in content)
+            and not {_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing)
+        )
 
     def check(self, claim: str) -> Finding | None:
         """:class:`Finding` protocol: NIC naming the claim's numbers and names the source lacks."""
