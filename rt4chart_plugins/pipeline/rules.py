@@ -35,8 +35,8 @@ NOTES = {
     "set to ENT",
     ("contrast", Label.CON): "contrast check: {n} claim(s) reuse a context sentence's words with another negation, "
     "quantifier, modality, direction, state, roles, amount, date or price; set to CON",
-    ("facts", Label.NIC): "fact check: {n} claim(s) judged ENT state numbers or names absent from the context; "
-    "set to NIC",
+    ("facts", Label.NIC): "fact check: {n} claim(s) judged ENT state numbers, names, dates, initialisms, places or "
+    "descriptions absent from the context; set to NIC",
 }
 
 
