@@ -37,7 +37,7 @@ def initialisms(text: str) -> list[str]:
     written in capitals throughout."""
     text = strip_markers(text)
     letters = [c for c in text if c.isalpha()]
-    if not letters or sum(c.isupper() for c in letters) > len(letters) / 2:
+    if not letters or _capitals(text) > len(letters) / 2:
         return []
     out = []
     for m in _INITIALISM.finditer(text):

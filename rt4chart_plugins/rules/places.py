@@ -1,12 +1,10 @@
 """Where a claim puts something: a place phrase, read so that a place the context never names is a
 missing fact.
 
-An answer invents a place as often as a number ("The practice is on the first floor above the
+An answer invents a place as often as a number ("The practice is on the first floor, opposite the
 pharmacy.", "The depot is next to the motorway junction."), and the encoder reads such a sentence
-as supported on the words it shares with the context. A place is said by a closed class of
-prepositions with a noun phrase after a determiner ("next to the town hall"), or by a floor ("on
-the second floor"). Without the determiner the same prepositions mostly measure ("near freezing",
-"above average", "above 5 percent") and are not read.
+as supported on the words it shares with the context. A place is read after a preposition that
+only places, before a determiner ("next to the town hall"), or as a floor ("on the second floor").
 """
 
 from __future__ import annotations
