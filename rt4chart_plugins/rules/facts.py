@@ -21,7 +21,7 @@ from rt4chart_plugins.rules.derived import implied, shares
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
 from rt4chart_plugins.rules.initialisms import SpelledSource, initialisms
 from rt4chart_plugins.rules.novelty import Lexicon, content_tokens
-from rt4chart_plugins.rules.places import places
+from rt4chart_plugins.rules.places import floor_named, places
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
 from rt4chart_plugins.rules.records.regions import has_code, region_names
 from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
@@ -276,11 +276,18 @@ class KnownFacts:
         if self.extended:
             missing += [word for month, word in months_named(claim).items() if month not in self.months]
             missing += [w for w in initialisms(claim) if not self.spelled.knows(w, self.lexicon)]
-            # a place ("next to the town hall") and a description of a name ("St Anne's Hall, a
-            # converted 19th-century church, …") none of whose words the source holds
-            for phrase, words in [*places(claim), *((what, what) for what in appositions(claim, _a_name))]:
-                if self._unheld(phrase, words, missing):
+            # a place with a word the source lacks ("next to the town hall"), a floor it never names
+            # ("on the second floor"), and a description of a name none of whose words it holds
+            # ("St Anne's Hall, a converted 19th-century church, …"): a description is said in
+            # words of the answer's own more often than a place is
+            for phrase, words in places(claim):
+                floor = floor_named(words, self.source)
+                unheld = not floor if floor is not None else self._unheld(words, every=True)
+                if unheld and not self._number_named(phrase, missing):
                     missing.append(phrase)
+            for what in appositions(claim, _a_name):
+                if self._unheld(what) and not self._number_named(what, missing):
+                    missing.append(what)
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
         missing += sorted(
@@ -290,15 +297,17 @@ class KnownFacts:
         )
         return missing
 
-    def _unheld(self, phrase: str, words: str, missing: list[str]) -> bool:
-        """Whether no content word of ``words`` is held by the source, and ``phrase`` holds no
-        number already named missing ("on the fifth floor" is not named beside its "5")."""
-        content = content_tokens(words)
-        return (
-            bool(content)
-            and not any(self.lexicon.holds(w) for w in content)
-            and not {_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing)
-        )
+    def _unheld(self, words: str, *, every: bool = False) -> bool:
+        """Whether no content word of ``words`` is held by the source; ``every``: whether any is
+        not (a place: "next to the harbour car park" is not held by "Harbour House" and "Parking")."""
+        held = [self.lexicon.holds(w) for w in content_tokens(words)]
+        return bool(held) and not (all(held) if every else any(held))
+
+    @staticmethod
+    def _number_named(phrase: str, missing: list[str]) -> bool:
+        """Whether ``phrase`` holds a number already named missing: "on the fifth floor" is not
+        named beside its "5"."""
+        return bool({_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing))
 
     def check(self, claim: str) -> Finding | None:
         """:class:`Finding` protocol: NIC naming the claim's numbers and names the source lacks."""

@@ -24,6 +24,9 @@ _PLACE = re.compile(
     re.IGNORECASE,
 )
 _FLOOR = re.compile(r"\bon\s+the\s+(?P<where>\w+(?:\s+\w+)?\s+floor)\b", re.IGNORECASE)
+_ORDINALS = dict(
+    zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), range(1, 11), strict=True)
+)
 
 
 def places(text: str) -> list[tuple[str, str]]:
@@ -31,3 +34,21 @@ def places(text: str) -> list[tuple[str, str]]:
     town hall" with "the town hall", "on the second floor" with "second floor"."""
     found = sorted([*_PLACE.finditer(text), *_FLOOR.finditer(text)], key=lambda m: m.start())
     return [(m.group(0), m.group("where")) for m in found]
+
+
+def floor_named(where: str, source: str) -> bool | None:
+    """For a floor ("second floor"), whether ``source`` names that floor: by its words before
+    "floor", or by its number in either form ("2nd floor", "second floor", "floor 2"); None for a
+    place that is no floor. A building's floors share their words, so a floor is not held word by
+    word as other places are: "on the second floor" is not held by "the ground floor" and "every
+    second Saturday"."""
+    words = where.lower().split()
+    if words[-1] != "floor":
+        return None
+    said = [re.escape(" ".join(words[:-1])) + r"\s+floor"]
+    digits = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", words[-2])
+    level = int(digits.group(1)) if digits else _ORDINALS.get(words[-2])
+    if level is not None:
+        spelled = [w for w, n in _ORDINALS.items() if n == level]
+        said += [rf"(?:{'|'.join([*spelled, rf'{level}(?:st|nd|rd|th)'])})\s+floor", rf"floor\s+{level}\b"]
+    return any(re.search(rf"\b{p}", source, re.IGNORECASE) for p in said)

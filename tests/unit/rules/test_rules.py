@@ -81,6 +81,13 @@ def test_a_place_none_of_whose_words_the_context_holds_is_missing():
     assert unsupported_facts("Prices rose above 5 percent and were near freezing.", "Prices rose 5 percent.") == []
     assert unsupported_facts("The water lies below the surface, behind the scenes.", "The water lies deep.") == []
     assert unsupported_facts("The practice is next to the motorway junction.", context, extended=False) == []
+    # a place of words the context holds apart; a floor it names for something else
+    dental = "The practice is on the ground floor of Harbour House. Parking is behind it. It opens every second Saturday."
+    assert unsupported_facts("The practice is next to the harbour car park.", dental) == ["next to the harbour car park"]
+    assert unsupported_facts("The practice is on the second floor.", dental) == ["on the second floor"]
+    assert unsupported_facts("The practice is on the ground floor.", dental) == []
+    assert unsupported_facts("It is on the 2nd floor.", "It is on the second floor.") == []
+    assert unsupported_facts("It is on the second floor.", "Offices: floor 2.") == []
     assert places("It sits next to the town hall, on the second floor.") == [
         ("next to the town hall", "the town hall"),
         ("on the second floor", "second floor"),
