@@ -13,6 +13,7 @@ from rt4chart_plugins.claims import claim_span
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
 from rt4chart_plugins.pipeline.state import RunState, Verdicts
 from rt4chart_plugins.rules.finding import quoted
+from rt4chart_plugins.rules.novelty import content_tokens, rarity
 from rt4chart_plugins.types import (
     Claim,
     ClaimVerdict,
@@ -44,7 +45,7 @@ def claim_verdict(state: RunState, claim: Claim) -> tuple[ClaimVerdict, list[Cor
                 Correction(claim_id=claim.id, kind="phrase_not_in_sentence", detail=judgement.phrase[:120])
             )
     evidence = [Evidence.of(context[i]) for i in judgement.evidence]
-    reason = judgement.reason or reason_in_words(judgement, evidence, phrase_span)
+    reason = judgement.reason or reason_in_words(judgement, evidence, phrase_span, claim.text)
     verdict = ClaimVerdict(
         id=claim.id,
         text=claim.text,
@@ -63,13 +64,20 @@ def claim_verdict(state: RunState, claim: Claim) -> tuple[ClaimVerdict, list[Cor
     return verdict, corrections
 
 
-def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None) -> str:
+def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None, claim: str = "") -> str:
     """A reason a person reads, for a judge that wrote none (the trained verifier): the sentence
     the context says, or what nothing in it mentions. The numbers behind the verdict are in the
     claim's ``probs`` and ``signals``."""
     said = quoted(evidence[0].text) if evidence else None
     if j.label == Label.ENT:
-        return f"The context says {said}." if said else "Supported by the context."
+        # a supported claim that adds words no context sentence holds says which: the citation is
+        # then checked against them, not trusted for them ("a discount on the annual plan"); a
+        # clause's signals may be its sentence's, so only the words the claim itself writes count
+        mine = set(content_tokens(claim))
+        added = _named([w for w in (j.signals.novel if j.signals else []) if w in mine])
+        if said:
+            return f"The context says {said}" + (f", but never mentions {added}." if added else ".")
+        return "Supported by the context" + (f", which never mentions {added}." if added else ".")
     if j.label == Label.CON:
         return f"The context says {said}; the claim says otherwise." if said else "The context says otherwise."
     missing = j.signals.missing if j.signals else []
@@ -87,3 +95,19 @@ async def build_verdicts(state: RunState) -> Verdicts:
         part.verdicts.append(verdict)
         part.corrections.extend(fixed)
     return part
+
+
+#: the added words a supported claim's reason names, at most
+NAMED_WORDS = 3
+
+
+def _named(words: list[str]) -> str | None:
+    """ "“discount” or “annual”": the :data:`NAMED_WORDS` rarest of ``words`` (the ones that say
+    most), and how many more."""
+    if not words:
+        return None
+    rarest = sorted(words, key=rarity, reverse=True)[:NAMED_WORDS]
+    said = [quoted(w) for w in sorted(rarest, key=words.index)]
+    named = " or ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+    more = len(words) - NAMED_WORDS
+    return f"{named} ({more} more word{'s' if more > 1 else ''})" if more > 0 else named
