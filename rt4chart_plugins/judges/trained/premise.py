@@ -19,9 +19,11 @@ from functools import cached_property
 import numpy as np
 
 from rt4chart_plugins.deadline import checkpoint
+from rt4chart_plugins.rules.amounts import same_amount
 from rt4chart_plugins.rules.novelty import Lexicon
+from rt4chart_plugins.rules.quantities import Quantity, fractions_as_digits, quantities
 from rt4chart_plugins.rules.records.regions import spell_codes
-from rt4chart_plugins.text.english import CLOCK_12H, hour_24, split_camel
+from rt4chart_plugins.text.english import CLOCK_12H, hour_24, split_camel, strip_markers
 from rt4chart_plugins.text.words import STOPWORDS
 from rt4chart_plugins.text.words import words as all_words
 
@@ -220,6 +222,30 @@ class Premises:
         """The whole context's words by lemma: what a claim adds is read against every sentence,
         not only those its premise picked."""
         return Lexicon(" ".join(self.sentences))
+
+    @cached_property
+    def _amounts(self) -> list[Quantity]:
+        """The context's amounts as it writes them (not those a fraction was rewritten for)."""
+        text = " ".join(self.sentences)
+        return [q for q in quantities(text) if q.text in text]
+
+    def restated(self, claim: str) -> str:
+        """The claim as the encoder reads it: each amount the context states in another form
+        written as the context writes it ("a quarter of an hour" as "15 minutes", "two weeks" as
+        "14 days"), so that the encoder, which reads shared words, reads a restated amount as the
+        same one. A claim with no such amount is returned as it is."""
+        mine = quantities(claim)
+        if not mine or not self._amounts:
+            return claim
+        theirs = {q.text for q in self._amounts}
+        plain, changed = fractions_as_digits(strip_markers(claim)), False
+        for q in mine:
+            if q.text in theirs or q.text not in plain:
+                continue
+            same = next((c for c in self._amounts if same_amount(q, c)), None)
+            if same is not None:
+                plain, changed = plain.replace(q.text, same.text, 1), True
+        return plain if changed else claim
 
     def pick(self, claim: str, question: str | None = None, *, exclude: set[int] | None = None) -> Premise:
         """The premise of a claim. Under the ``elliptical`` policy the question is read only when

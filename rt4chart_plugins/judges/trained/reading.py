@@ -130,6 +130,7 @@ class Reading:
     ) -> list[tuple[Premise, tuple[float, float, float], Signals]]:
         """Each text judged alone, against its own premise: the premise, (P(ENT), P(CON), P(NIC)) and
         the encoder's signals."""
+        texts = [premises.restated(t) for t in texts]
         picked = [premises.pick(t, question) for t in texts]
         logits = self._logits(texts, [p.text for p in picked], cost)
         return [
@@ -158,13 +159,14 @@ class Reading:
             )
             for g in groups
         ]
-        picked = [premises.pick(u.text, question) for u in units]
-        logits = self._logits([u.text for u in units], [p.text for p in picked], cost)
+        texts = [premises.restated(u.text) for u in units]
+        picked = [premises.pick(t, question) for t in texts]
+        logits = self._logits(texts, [p.text for p in picked], cost)
         out = VerifyResult()
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
-        for claim, lg, premise in zip(units, logits, picked):
+        for claim, text, lg, premise in zip(units, texts, logits, picked):
             checkpoint()
-            judgement = self._judge(claim, lg, premise, premises, request)
+            judgement = self._judge(claim, lg, premise, premises, request, text)
             if judgement.label == Label.CON:
                 cite.append(len(out.judgements))
             out.judgements.append(judgement)
@@ -203,10 +205,12 @@ class Reading:
         premise: Premise,
         premises: Premises,
         request: VerifyRequest,
+        text: str,
     ) -> Judgement:
-        """One claim's (or one sentence's) judgement from its encoder logits and its premise. A
-        CON's refuting sentence is chosen afterwards, sentence by sentence (:meth:`_cite`)."""
-        (p_ent, p_con, p_nic), signals = self.read(self.loaded, claim.text, premise, premises, lg)
+        """One claim's (or one sentence's) judgement from its encoder logits and its premise, the
+        claim read as ``text`` (:meth:`~.premise.Premises.restated`). A CON's refuting sentence is
+        chosen afterwards, sentence by sentence (:meth:`_cite`)."""
+        (p_ent, p_con, p_nic), signals = self.read(self.loaded, text, premise, premises, lg)
         bar = self._bar(claim)
         label = label_of(p_ent, p_con, p_nic, bar)
         scores = premise.scores
@@ -215,8 +219,8 @@ class Reading:
             # a claim whose words no context sentence holds ("Yes, it does.", "Sure!", or one that
             # shares only the question's words) was judged on its premise: it cites the premise's
             # lead, the sentence that matches it or its question best
-            evidence = premises.relevance.cover(claim.text, ranked) or (
-                ranked[:1] if ranked and (needs_question(claim.text) or scores[ranked[0]] > 0) else []
+            evidence = premises.relevance.cover(text, ranked) or (
+                ranked[:1] if ranked and (needs_question(text) or scores[ranked[0]] > 0) else []
             )
         elif label == Label.CON:
             evidence = ranked[:1]
