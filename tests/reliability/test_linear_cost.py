@@ -80,10 +80,11 @@ def _per_claim_calls(sentences: int, claims: int = 20) -> int:
     answer = [s.replace(" is ", " is 1") for s in context[:claims]]
     premises = Premises(context, [12] * len(context), 120)
     contrasts, known = Contrasts(context), KnownFacts("\n".join(context))
-    contrasts.amounts(), known.amounts()  # what a context's first claim reads once
+    contrasts.amounts(), known.amounts(), premises.restated(answer[0])  # what a context's first claim reads once
 
     def work():
         for claim in answer:
+            premises.restated(claim)
             premises.pick(claim)
             contrasts.find(claim)
             known.missing(claim)

@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from rt4chart_plugins.deadline import checkpoint
-from rt4chart_plugins.rules.amounts import same_amount
+from rt4chart_plugins.rules.amounts import AmountIndex, same_amount
 from rt4chart_plugins.rules.novelty import Lexicon
 from rt4chart_plugins.rules.quantities import Quantity, fractions_as_digits, quantities
 from rt4chart_plugins.rules.records.regions import spell_codes
@@ -224,10 +224,15 @@ class Premises:
         return Lexicon(" ".join(self.sentences))
 
     @cached_property
-    def _amounts(self) -> list[Quantity]:
-        """The context's amounts as it writes them (not those a fraction was rewritten for)."""
+    def _amounts(self) -> tuple[AmountIndex, dict[str, list[Quantity]], set[str]]:
+        """The context's amounts as it writes them (not those a fraction was rewritten for):
+        indexed, by kind, and as written. Read when a claim first states an amount."""
         text = " ".join(self.sentences)
-        return [q for q in quantities(text) if q.text in text]
+        stated = [q for q in quantities(text) if q.text in text]
+        by_kind: dict[str, list[Quantity]] = {}
+        for q in stated:
+            by_kind.setdefault(q.kind, []).append(q)
+        return AmountIndex(stated), by_kind, {q.text for q in stated}
 
     def restated(self, claim: str) -> str:
         """The claim as the encoder reads it: each amount the context states in another form
@@ -235,14 +240,16 @@ class Premises:
         "14 days"), so that the encoder, which reads shared words, reads a restated amount as the
         same one. A claim with no such amount is returned as it is."""
         mine = quantities(claim)
-        if not mine or not self._amounts:
+        if not mine:
             return claim
-        theirs = {q.text for q in self._amounts}
+        index, by_kind, written = self._amounts
         plain, changed = fractions_as_digits(strip_markers(claim)), False
         for q in mine:
-            if q.text in theirs or q.text not in plain:
+            # looked up first: a long context states thousands of amounts, and most claims' are
+            # either the context's own words or none of its amounts
+            if q.text in written or q.text not in plain or not index.supports(q):
                 continue
-            same = next((c for c in self._amounts if same_amount(q, c)), None)
+            same = next((c for c in by_kind.get(q.kind, []) if same_amount(q, c)), None)
             if same is not None:
                 plain, changed = plain.replace(q.text, same.text, 1), True
         return plain if changed else claim
