@@ -69,12 +69,13 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None,
     the context says, or what nothing in it mentions. The numbers behind the verdict are in the
     claim's ``probs`` and ``signals``."""
     said = quoted(evidence[0].text) if evidence else None
+    # the words the claim adds that no context sentence holds; a clause's signals may be its
+    # sentence's, so only the words the claim itself writes count
+    mine = set(content_tokens(claim))
+    added = _named([w for w in (j.signals.novel if j.signals else []) if w in mine])
     if j.label == Label.ENT:
-        # a supported claim that adds words no context sentence holds says which: the citation is
-        # then checked against them, not trusted for them ("a discount on the annual plan"); a
-        # clause's signals may be its sentence's, so only the words the claim itself writes count
-        mine = set(content_tokens(claim))
-        added = _named([w for w in (j.signals.novel if j.signals else []) if w in mine])
+        # a supported claim names them beside its citation: the citation is then checked against
+        # them, not trusted for them ("a discount on the annual plan")
         if said:
             return f"The context says {said}" + (f", but never mentions {added}." if added else ".")
         return "Supported by the context" + (f", which never mentions {added}." if added else ".")
@@ -84,7 +85,7 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None,
     words = [phrase.text] if phrase else missing
     if words:
         return "Nothing in the context mentions " + " or ".join(quoted(w) for w in words) + "."
-    return "Nothing in the context states this."
+    return "Nothing in the context states this" + (f"; it never mentions {added}." if added else ".")
 
 
 async def build_verdicts(state: RunState) -> Verdicts:

@@ -25,6 +25,15 @@ def test_a_supported_claim_that_adds_words_names_them_beside_its_citation():
     )
 
 
+def test_an_unsupported_claim_with_no_phrase_names_the_words_it_adds():
+    unsupported = Judgement(claim_id=0, label=Label.NIC, signals=Signals(encoder={}, coverage=0.0, novel=["class"]))
+    assert reason_in_words(unsupported, [], None, "Each class lasts 90 minutes.") == (
+        "Nothing in the context states this; it never mentions “class”."
+    )
+    unsupported.signals.novel = []
+    assert reason_in_words(unsupported, [], None, "Each class lasts 90 minutes.") == "Nothing in the context states this."
+
+
 def test_only_the_words_the_claim_itself_writes_are_named():
     # a clause judged within its sentence carries its sentence's signals
     reason = reason_in_words(_supported(["email", "addresses"]), [CITED], None, "The free trial lasts two weeks")
