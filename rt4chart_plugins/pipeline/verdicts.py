@@ -64,10 +64,10 @@ def claim_verdict(state: RunState, claim: Claim) -> tuple[ClaimVerdict, list[Cor
     return verdict, corrections
 
 
-def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None, claim: str = "") -> str:
+def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None, claim: str) -> str:
     """A reason a person reads, for a judge that wrote none (the trained verifier): the sentence
-    the context says, or what nothing in it mentions. The numbers behind the verdict are in the
-    claim's ``probs`` and ``signals``."""
+    the context says, or what nothing in it mentions, and the words ``claim`` adds that no context
+    sentence holds. The numbers behind the verdict are in the claim's ``probs`` and ``signals``."""
     said = quoted(evidence[0].text) if evidence else None
     # the words the claim adds that no context sentence holds; a clause's signals may be its
     # sentence's, so only the words the claim itself writes count
@@ -98,7 +98,7 @@ async def build_verdicts(state: RunState) -> Verdicts:
     return part
 
 
-#: the added words a supported claim's reason names, at most
+#: the added words a reason names, at most
 NAMED_WORDS = 3
 
 
