@@ -48,6 +48,7 @@ from rt4chart_plugins.rules.contrast.states import (
     poles_in,
     said_of_other_pole,
     timed,
+    when_not_shared,
 )
 from rt4chart_plugins.rules.dates import other_weekday
 from rt4chart_plugins.rules.quantities import Quantity, quantities
@@ -309,6 +310,8 @@ def state(claim: Span, sentence: Span) -> Contrast | None:
             j = theirs[-sign]
             if polarity(claim, i) != polarity(sentence, j) or timed(sentence, j):
                 continue  # "did not accept" / "rejected"; "closes at 17:00 on Sundays" / "is open on Sundays"
+            if when_not_shared(claim, i, sentence, j):
+                continue  # "open on Tuesdays" / "closed on Mondays"
             before = set(content(claim.toks[:i])) & set(content(sentence.toks[:j]))
             after = set(content(claim.toks[i + 1 :])) & set(content(sentence.toks[j + 1 :]))
             if before or after:

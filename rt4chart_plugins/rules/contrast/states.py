@@ -107,3 +107,24 @@ def always_against_other_pole(claim: Span, i: int, sentence: Span, same: int, ot
     own = {stem(t) for t in content(sentence.toks[same + 1 : own_end])}
     mine = {stem(t) for t in content(claim.toks[i + 1 : end])}
     return other if not mine & own else None
+
+
+#: what opens an exception to a claim's "every" or "always": "open every day except Mondays"
+EXCEPTIONS = frozenset("except besides apart other excluding".split())
+
+
+def when_not_shared(claim: Span, i: int, sentence: Span, j: int) -> bool:
+    """Whether the sentence says its pole at ``j`` of a when or where ("closed on Mondays") that
+    the claim's opposite pole at ``i`` is not said of ("open on Tuesdays"), nor said without
+    exception ("open every day", "always open"; not "open every day except Mondays"): the two
+    are then about different times or places, and do not contradict."""
+    when = set(content(sentence.toks[j + 1 : clause_of(sentence.low, j)[1]]))
+    if not when:
+        return False
+    start, end = clause_of(claim.low, i)
+    cut = next((k for k in range(i + 1, end) if claim.low[k] in EXCEPTIONS), end)
+    if set(content(claim.toks[cut:end])) & when:
+        return True  # the claim excepts what the sentence says: "open every day except Mondays"
+    if set(content(claim.toks[i + 1 : cut])) & when:
+        return False
+    return not ALL & set(claim.low[max(start, i - SCOPE) : end])

@@ -99,6 +99,9 @@ CAUGHT = [
     ("opposite", ["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
      "The Corner bakery opens on Sundays."),
     ("opposite", ["The Holm library opens on Saturdays."], "The Holm library is closed on Saturdays."),
+    # a pole said without exception, or of the same day, against the other pole said of a day
+    ("opposite", ["Repairs take two days.", "The Vale bike shop is closed on Mondays."], "The Vale bike shop is open every day of the week."),
+    ("opposite", ["The Vale bike shop is closed on Mondays."], "The Vale bike shop is open on Mondays."),
     # nothing to pay, against a price or a discount short of all of it
     ("price", ["Shoe hire costs 4 euros.", "Members get 25 percent off shoe hire."], "Shoe hire is free for members."),
     ("price", ["A day pass costs 14 euros for adults and 7 euros for under-16s."], "A day pass is free for under-16s."),
@@ -109,6 +112,10 @@ CAUGHT = [
 ]
 
 LEFT_ALONE = [
+    # the pole said of another when, without one, or of every day but the one the sentence excepts
+    (["Repairs take two days.", "The Vale bike shop is closed on Mondays."], "The Vale bike shop is open on Tuesdays."),
+    (["The Vale bike shop is closed on Mondays."], "The Vale bike shop is open."),
+    (["The Vale bike shop is closed on Mondays."], "The Vale bike shop is open every day except Mondays."),
     # each amount where the sentence puts it, a claim vaguer than the sentence, the words that
     # every piece shares, and a sentence that names the other piece only to compare
     (["Seats cost 40 euros in the front rows and 25 euros at the back."], "Seats at the back cost 25 euros."),
