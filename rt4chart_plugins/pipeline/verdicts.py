@@ -9,6 +9,8 @@ judge gave none. The evidence itself is settled before, in one place
 
 from __future__ import annotations
 
+import re
+
 from rt4chart_plugins.claims import claim_span
 from rt4chart_plugins.pipeline.evidence import anchor_phrase
 from rt4chart_plugins.pipeline.state import RunState, Verdicts
@@ -81,7 +83,9 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None,
         return "Supported by the context" + (f", which never mentions {added}." if added else ".")
     if j.label == Label.CON:
         return f"The context says {said}; the claim says otherwise." if said else "The context says otherwise."
-    missing = j.signals.missing if j.signals else []
+    # as the added words: a clause is told only of what it writes ("1000" is written "1,000")
+    written = _squashed(claim)
+    missing = [m for m in (j.signals.missing if j.signals else []) if _squashed(m) in written]
     words = [phrase.text] if phrase else missing
     if words:
         return "Nothing in the context mentions " + " or ".join(quoted(w) for w in words) + "."
@@ -112,3 +116,8 @@ def _named(words: list[str]) -> str | None:
     named = " or ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
     more = len(words) - NAMED_WORDS
     return f"{named} ({more} more word{'s' if more > 1 else ''})" if more > 0 else named
+
+
+def _squashed(text: str) -> str:
+    """``text``'s letters and digits, lower-cased: "1,000" and "1000" alike."""
+    return re.sub(r"[\W_]", "", text.lower())

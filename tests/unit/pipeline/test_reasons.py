@@ -34,6 +34,17 @@ def test_an_unsupported_claim_with_no_phrase_names_the_words_it_adds():
     assert reason_in_words(unsupported, [], None, "Each class lasts 90 minutes.") == "Nothing in the context states this."
 
 
+def test_a_clause_is_not_told_of_the_numbers_its_sentences_other_clause_misses():
+    signals = Signals(encoder={}, coverage=0.0, missing=["500"], novel=["car"])
+    unsupported = Judgement(claim_id=0, label=Label.NIC, signals=signals)
+    assert reason_in_words(unsupported, [], None, "and includes a free car") == (
+        "Nothing in the context states this; it never mentions “car”."
+    )
+    assert reason_in_words(unsupported, [], None, "the trial costs 500 dollars") == "Nothing in the context mentions “500”."
+    signals.missing = ["1000"]
+    assert reason_in_words(unsupported, [], None, "It costs 1,000 dollars.") == "Nothing in the context mentions “1000”."
+
+
 def test_only_the_words_the_claim_itself_writes_are_named():
     # a clause judged within its sentence carries its sentence's signals
     reason = reason_in_words(_supported(["email", "addresses"]), [CITED], None, "The free trial lasts two weeks")
