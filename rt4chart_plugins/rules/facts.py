@@ -283,10 +283,13 @@ class KnownFacts:
             for phrase, words in places(claim):
                 floor = floor_named(words, self.source)
                 unheld = not floor if floor is not None else self._unheld(words, every=True)
-                if unheld and not self._number_named(phrase, missing):
+                if numbered := self._numbers_named(phrase, missing):
+                    # named as the place it is, not as its number: "on the fifth floor", not "5"
+                    missing = [m for m in missing if m not in numbered] + [phrase]
+                elif unheld:
                     missing.append(phrase)
             for what in appositions(claim, _a_name):
-                if self._unheld(what) and not self._number_named(what, missing):
+                if self._unheld(what) and not self._numbers_named(what, missing):
                     missing.append(what)
         # "Pennsylvania" against a record's "state": "PA" is the same place
         spelled = {w.lower() for name, code in region_names(claim) if has_code(self.source, code) for w in name.split()}
@@ -304,10 +307,10 @@ class KnownFacts:
         return bool(held) and not (all(held) if every else any(held))
 
     @staticmethod
-    def _number_named(phrase: str, missing: list[str]) -> bool:
-        """Whether ``phrase`` holds a number already named missing: "on the fifth floor" is not
+    def _numbers_named(phrase: str, missing: list[str]) -> set[str]:
+        """The numbers ``phrase`` holds that are already named missing: "on the fifth floor" is not
         named beside its "5"."""
-        return bool({_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing))
+        return {_fmt(v) for v in numbers(phrase, as_claim=True)} & set(missing)
 
     def check(self, claim: str) -> Finding | None:
         """:class:`Finding` protocol: NIC naming the claim's numbers and names the source lacks."""

@@ -108,7 +108,8 @@ def test_the_number_check_reads_a_share_in_words_as_the_percentage_the_context_s
     assert unsupported_facts("Half of the grade comes from the exam.", context) == []
     assert unsupported_facts("Quizzes make up a fifth of the grade.", context) == []
     # an ordinal is still the ordinal, and "a third customer" is one
-    assert unsupported_facts("The exam is on the fifth floor.", context) == ["5"]
+    assert unsupported_facts("The exam is on the fifth floor.", context) == ["on the fifth floor"]
+    assert unsupported_facts("The exam is on the fifth floor.", context, extended=False) == ["5"]
     assert unsupported_facts("A third student sat the exam.", context) == ["3"]
     # "an hour and a half" states 1.5 hours, not a half the context must state
     assert unsupported_facts("Each class lasts an hour and a half.", "Each class lasts 90 minutes.") == []
