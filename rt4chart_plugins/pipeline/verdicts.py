@@ -71,6 +71,8 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None,
     the context says, or what nothing in it mentions, and the words ``claim`` adds that no context
     sentence holds. The numbers behind the verdict are in the claim's ``probs`` and ``signals``."""
     said = quoted(evidence[0].text) if evidence else None
+    if j.label == Label.CON:
+        return f"The context says {said}; the claim says otherwise." if said else "The context says otherwise."
     # the words the claim adds that no context sentence holds; a clause's signals may be its
     # sentence's, so only the words the claim itself writes count
     mine = set(content_tokens(claim))
@@ -81,8 +83,6 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None,
         if said:
             return f"The context says {said}" + (f", but never mentions {added}." if added else ".")
         return "Supported by the context" + (f", which never mentions {added}." if added else ".")
-    if j.label == Label.CON:
-        return f"The context says {said}; the claim says otherwise." if said else "The context says otherwise."
     # as the added words: a clause is told only of what it writes ("1000" is written "1,000")
     written = _squashed(claim)
     missing = [m for m in (j.signals.missing if j.signals else []) if _squashed(m) in written]

@@ -280,13 +280,11 @@ class KnownFacts:
             # ("on the second floor"), and a description of a name none of whose words it holds
             # ("St Anne's Hall, a converted 19th-century church, …"): a description is said in
             # words of the answer's own more often than a place is
-            for phrase, words in places(claim):
-                floor = floor_named(words, self.source)
-                unheld = not floor if floor is not None else self._unheld(words, every=True)
+            for phrase, where in places(claim):
                 if numbered := self._numbers_named(phrase, missing):
                     # named as the place it is, not as its number: "on the fifth floor", not "5"
                     missing = [m for m in missing if m not in numbered] + [phrase]
-                elif unheld:
+                elif self._place_unheld(where):
                     missing.append(phrase)
             for what in appositions(claim, _a_name):
                 if self._unheld(what) and not self._numbers_named(what, missing):
@@ -299,6 +297,12 @@ class KnownFacts:
             if n not in self.lowered and n not in spelled and not _plural_of_known(n, self.lowered)
         )
         return missing
+
+    def _place_unheld(self, where: str) -> bool:
+        """Whether the source lacks the place ``where``: a floor it never names, or another place
+        with a word it does not hold."""
+        floor = floor_named(where, self.source)
+        return not floor if floor is not None else self._unheld(where, every=True)
 
     def _unheld(self, words: str, *, every: bool = False) -> bool:
         """Whether no content word of ``words`` is held by the source; ``every``: whether any is
