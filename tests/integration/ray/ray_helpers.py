@@ -26,6 +26,12 @@ def read_output(folder: Path) -> list[dict]:
             for line in shard.read_text(encoding="utf-8").splitlines()]
 
 
+def count_written(folder: Path) -> int:
+    """The lines written so far, while a job still writes: a line longer than the writer's
+    buffer reaches the file in pieces, so only lines that end in a newline count."""
+    return sum(shard.read_text(encoding="utf-8").count("\n") for shard in folder.glob("*.jsonl"))
+
+
 def write_jsonl(path: Path, rows: list[dict], extra_lines: tuple[str, ...] = ()) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows) + "".join(x + "\n" for x in extra_lines),
                     encoding="utf-8")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ray_helpers import RAY_ARGS, comparable, read_output, write_jsonl
+from ray_helpers import RAY_ARGS, comparable, count_written, read_output, write_jsonl
 
 ray = pytest.importorskip("ray", reason="needs the [ray] extra")
 pytestmark = pytest.mark.ray
@@ -52,7 +52,7 @@ def finish(proc: subprocess.Popen, timeout: float = 240) -> tuple[int, str]:
 def wait_for_lines(out: Path, n: int, proc: subprocess.Popen, timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if out.is_dir() and len(read_output(out)) >= n:
+        if out.is_dir() and count_written(out) >= n:
             return
         if proc.poll() is not None:
             pytest.fail(f"the job ended before {n} rows were written: {proc.stderr.read()[-2000:]}")
