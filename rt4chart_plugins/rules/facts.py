@@ -24,7 +24,7 @@ from rt4chart_plugins.rules.novelty import Lexicon, content_tokens
 from rt4chart_plugins.rules.places import floor_named, places
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, fractions_as_digits, quantities, unit_of
 from rt4chart_plugins.rules.records.regions import has_code, region_names
-from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, hour_24, strip_markers
+from rt4chart_plugins.text.english import CARDINALS, CLOCK_12H, ORDINALS, hour_24, strip_markers
 from rt4chart_plugins.types import Label
 
 _WORD_NUMBERS = {
@@ -38,11 +38,7 @@ _WORD_NUMBERS = {
     "half": 0.5,
     "once": 1,
     "twice": 2,
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
+    **ORDINALS,
 }
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 #: digits, with thousands separators, decimals or an exponent ("1e400"); ordinals' suffixes allowed

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from rt4chart_plugins.text.english import ORDINALS
+
 #: the prepositions that say where something is and little else. Those that also measure against a
 #: level or a time ("above the average", "below the poverty line", "near the end of the year",
 #: "close to the deal") or make idioms ("behind the scenes", "in front of a judge") are left out:
@@ -24,9 +26,6 @@ _PLACE = re.compile(
     re.IGNORECASE,
 )
 _FLOOR = re.compile(r"\bon\s+the\s+(?P<where>\w+(?:\s+\w+)?\s+floor)\b", re.IGNORECASE)
-_ORDINALS = dict(
-    zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), range(1, 11), strict=True)
-)
 
 
 def places(text: str) -> list[tuple[str, str]]:
@@ -47,8 +46,8 @@ def floor_named(where: str, source: str) -> bool | None:
         return None
     said = [re.escape(" ".join(words[:-1])) + r"\s+floor"]
     digits = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", words[-2])
-    level = int(digits.group(1)) if digits else _ORDINALS.get(words[-2])
+    level = int(digits.group(1)) if digits else ORDINALS.get(words[-2])
     if level is not None:
-        spelled = [w for w, n in _ORDINALS.items() if n == level]
+        spelled = [w for w, n in ORDINALS.items() if n == level]
         said += [rf"(?:{'|'.join([*spelled, rf'{level}(?:st|nd|rd|th)'])})\s+floor", rf"floor\s+{level}\b"]
     return any(re.search(rf"\b{p}", source, re.IGNORECASE) for p in said)

@@ -38,6 +38,11 @@ CARDINALS = {
     "dozen": 12,
 }
 
+#: ordinal words and the numbers they stand for ("on the second floor", "the fifth time")
+ORDINALS = dict(
+    zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), range(1, 11), strict=True)
+)
+
 #: a 12-hour clock time ("10 PM", "5:30 p.m.", "9am"): groups hour, minutes (or None), a/p
 CLOCK_12H = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 #: the same, as a pattern without groups, for building larger expressions

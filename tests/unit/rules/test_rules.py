@@ -20,6 +20,9 @@ def test_an_amount_in_words_is_read_as_its_value_on_either_side():
     assert unsupported_facts("About 40,000 people live there.", "The town has about forty thousand people.") == []
     assert unsupported_facts("About 40,000 people live there.", "The town has about forty people.") == ["40000"]
     assert unsupported_facts("About forty thousand people live there.", "The town has 14,000 people.") == ["40000"]
+    # an ordinal is its number, up to the tenth, as places read floors
+    assert unsupported_facts("It was the eighth edition.", "The festival had its 8th edition this year.") == []
+    assert unsupported_facts("It was the ninth edition.", "The festival had its 8th edition this year.") == ["9"]
 
 
 def test_a_new_number_of_any_length_is_named_as_written():
