@@ -171,7 +171,7 @@ class Reading:
                 cite.append(len(out.judgements))
             out.judgements.append(judgement)
         if cite:
-            self._cite(request, [(out.judgements[k], units[k], picked[k]) for k in cite], cost)
+            self._cite(request, [(out.judgements[k], texts[k], picked[k]) for k in cite], cost)
         single = [k for k, g in enumerate(groups) if len(g) == 1]
         if request.want_phrase and single:
             self._localize(
@@ -238,21 +238,21 @@ class Reading:
             self.explain(judgement)
         return judgement
 
-    def _cite(self, request: VerifyRequest, jobs: list, cost: Cost) -> None:
+    def _cite(self, request: VerifyRequest, jobs: list[tuple[Judgement, str, Premise]], cost: Cost) -> None:
         """A contradicted claim cites the one premise sentence that refutes it: each of the
         premise's best-matching sentences is scored alone against the claim, the one with the
-        highest P(CON) is cited."""
+        highest P(CON) is cited. ``jobs``: (judgement, the claim as the encoder read it, premise)."""
         pairs, where = [], []
-        for j, (_judgement, claim, premise) in enumerate(jobs):
+        for j, (_judgement, text, premise) in enumerate(jobs):
             for i in premise.ranked()[:EVIDENCE_CANDIDATES]:
-                pairs.append((claim.text, request.sentences[i].text))
+                pairs.append((text, request.sentences[i].text))
                 where.append((j, i))
         best: dict[int, tuple[float, int]] = {}
         for (j, i), lg in zip(where, self._logits([c for c, _ in pairs], [t for _, t in pairs], cost)):
             p_con = softmax(lg)[1]
             if j not in best or p_con > best[j][0]:
                 best[j] = (p_con, i)
-        for j, (judgement, _claim, _premise) in enumerate(jobs):
+        for j, (judgement, _text, _premise) in enumerate(jobs):
             if j in best:
                 judgement.evidence = [request.sentences[best[j][1]].id]
 
@@ -313,7 +313,9 @@ class Reading:
                             update={
                                 "claim_id": c.id,
                                 "alone": False,
-                                "evidence": [ids[i] for i in premises.relevance.cover(c.text, ranked)]
+                                "evidence": [
+                                    ids[i] for i in premises.relevance.cover(premises.restated(c.text), ranked)
+                                ]
                                 or sentence.evidence,
                             }
                         )
@@ -332,7 +334,10 @@ class Reading:
                         Judgement(
                             claim_id=claim.id,
                             label=Label.ENT,
-                            evidence=[ids[i] for i in premises.relevance.cover(claim.text, ranked) or ranked[:1]],
+                            evidence=[
+                                ids[i]
+                                for i in premises.relevance.cover(premises.restated(claim.text), ranked) or ranked[:1]
+                            ],
                             probs={Label.ENT: probs[0], Label.CON: probs[1], Label.NIC: probs[2]},
                             signals=signals,
                         )
