@@ -16,6 +16,7 @@ from rt4chart_plugins.pipeline.evidence import anchor_phrase
 from rt4chart_plugins.pipeline.state import RunState, Verdicts
 from rt4chart_plugins.rules.finding import quoted
 from rt4chart_plugins.rules.novelty import content_tokens, rarity
+from rt4chart_plugins.text.words import content_words, stem
 from rt4chart_plugins.types import (
     Claim,
     ClaimVerdict,
@@ -70,7 +71,7 @@ def reason_in_words(j: Judgement, evidence: list[Evidence], phrase: Span | None,
     """A reason a person reads, for a judge that wrote none (the trained verifier): the sentence
     the context says, or what nothing in it mentions, and the words ``claim`` adds that no context
     sentence holds. The numbers behind the verdict are in the claim's ``probs`` and ``signals``."""
-    said = quoted(evidence[0].text) if evidence else None
+    said = quoted(_lead(evidence, claim).text) if evidence else None
     if j.label == Label.CON:
         return f"The context says {said}; the claim says otherwise." if said else "The context says otherwise."
     # the words the claim adds that no context sentence holds; a clause's signals may be its
@@ -100,6 +101,20 @@ async def build_verdicts(state: RunState) -> Verdicts:
         part.verdicts.append(verdict)
         part.corrections.extend(fixed)
     return part
+
+
+def _lead(evidence: list[Evidence], claim: str) -> Evidence:
+    """The evidence sentence a reason quotes: the one holding most of the claim's words (by stem,
+    numbers included), each weighed by its :func:`rarity`, the first of equals. Evidence comes in
+    document order, and a claim held by two sentences is about the one that holds its rarer
+    words: "The sauna costs 4 euros on top of a swim." quotes the sauna's price, "a refund up to a
+    day before you travel" the refund rule, not the sentence that shares "day" and "travel"."""
+    mine = {stem(w): w for w in content_words(claim, numbers=True)}
+
+    def held(e: Evidence) -> float:
+        return sum(rarity(mine[s]) for s in mine.keys() & {stem(w) for w in content_words(e.text, numbers=True)})
+
+    return max(evidence, key=held)
 
 
 #: the added words a reason names, at most

@@ -34,9 +34,9 @@ def words(text: str, *, numbers: bool = False) -> list[str]:
     return (_WORD_OR_NUMBER if numbers else _WORD).findall(text.lower())
 
 
-def content_words(text: str) -> set[str]:
-    """The words of ``text`` that are not :data:`STOPWORDS`."""
-    return {w for w in words(text) if w not in STOPWORDS}
+def content_words(text: str, *, numbers: bool = False) -> set[str]:
+    """The words of ``text`` that are not :data:`STOPWORDS` (``numbers``: as :func:`words`)."""
+    return {w for w in words(text, numbers=numbers) if w not in STOPWORDS}
 
 
 #: a Snowball stemmer keeps the word it is working on in itself, so each thread gets its own (the

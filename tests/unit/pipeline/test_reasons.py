@@ -25,6 +25,21 @@ def test_a_supported_claim_that_adds_words_names_them_beside_its_citation():
     )
 
 
+def test_a_claim_held_by_two_sentences_quotes_the_one_that_holds_most_of_it():
+    swim = Evidence.of(Sentence(id=1, text="A single swim costs 6 euros.", start=0, end=28))
+    sauna = Evidence.of(Sentence(id=2, text="The sauna costs 4 euros extra.", start=29, end=59))
+    reason = reason_in_words(_supported([]), [swim, sauna], None, "The sauna costs 4 euros on top of a swim.")
+    assert reason == "The context says “The sauna costs 4 euros extra.”."
+    # the rarer words decide: "refund" over "day" and "travel"
+    travel = Evidence.of(Sentence(id=3, text="You may travel on any service that day.", start=0, end=39))
+    refund = Evidence.of(Sentence(id=4, text="Refunds are given up to 24 hours before departure.", start=40, end=90))
+    reason = reason_in_words(_supported([]), [travel, refund], None, "You can get a refund up to a day before you travel")
+    assert reason == "The context says “Refunds are given up to 24 hours before departure.”."
+    # the first of equals, in document order
+    reason = reason_in_words(_supported([]), [swim, sauna], None, "It costs euros.")
+    assert reason == "The context says “A single swim costs 6 euros.”."
+
+
 def test_an_unsupported_claim_with_no_phrase_names_the_words_it_adds():
     unsupported = Judgement(claim_id=0, label=Label.NIC, signals=Signals(encoder={}, coverage=0.0, novel=["class"]))
     assert reason_in_words(unsupported, [], None, "Each class lasts 90 minutes.") == (
