@@ -223,6 +223,10 @@ class Contrasts:
         sentence = self._units[found.unit]
         if found.kind == "roles":
             reason = f"The context says {quoted(sentence)}: who did what to whom is the other way round."
+        elif found.kind == "negation":
+            # either side may be the negated one: "…, not “LNER”" against "but not on LNER trains"
+            # would read as if the context never named it
+            reason = f"The context says {quoted(sentence)}; the claim says the opposite ({quoted(found.at)})."
         else:
             reason = f"The context says {quoted(sentence)}, not {quoted(found.at)}."
         return Finding(

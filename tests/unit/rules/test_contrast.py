@@ -260,6 +260,15 @@ def test_a_contrast_names_the_claims_own_words_it_is_about():
     assert found.at == found.claimed == "Anyone"
 
 
+def test_a_negation_says_the_claim_says_the_opposite_whichever_side_negates():
+    # "…, not “LNER”" would read as if the context never named what it excludes
+    context = ["You may travel on any Northern service that day, but not on LNER trains."]
+    found = Contrasts(context).check("You can take an LNER train with this ticket.")
+    assert found.reason == f"The context says “{context[0]}”; the claim says the opposite (“LNER”)."
+    found = Contrasts(["Seat reservations are included with this fare."]).check("Seat reservations are not included.")
+    assert found.reason.endswith("; the claim says the opposite (“not included”).")
+
+
 def test_a_verb_in_ify_and_its_noun_share_a_stem():
     assert {stem(w) for w in ("verify", "verified", "verifies", "verification")} == {stem("verify")}
     assert stem("classified") == stem("classification") != stem("class")
