@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from rt4chart_plugins.rules.quantities import number_spans
-from rt4chart_plugins.text.abstention import is_abstention, says_source_lacks
+from rt4chart_plugins.text.abstention import attribution_end, is_abstention, is_attribution, says_source_lacks
 from rt4chart_plugins.text.lemmas import lemmas as all_lemmas
 from rt4chart_plugins.text.words import STOPWORDS
 from rt4chart_plugins.types import Claim, Sentence, Span
@@ -77,7 +77,7 @@ def no_claim_reason(text: str) -> str | None:
         return "abstention"
     if is_refusal(text):
         return "refusal"
-    if PREAMBLE.search(text):
+    if PREAMBLE.search(text) or is_attribution(text):
         return "preamble"
     if CLOSING.search(text) and len(text.split()) <= 25:
         return "closing"
@@ -91,7 +91,9 @@ def asserted_span(sentence: str) -> tuple[int, int] | None:
     provide any information about pricing, but the trial costs 500 dollars." asserts "the trial
     costs 500 dollars"), and so is the connective that joined them ("but", "however"). A sentence
     that abstains and then asserts is judged on what it asserts: neither dropped whole, which would
-    pass an invented fact unchecked, nor judged whole, which flags a correct abstention with it."""
+    pass an invented fact unchecked, nor judged whole, which flags a correct abstention with it.
+    An attribution that opens what is left ("Based on the given passages,", "The policy states
+    that") is cut off too: it says only that the context says what follows."""
     lacks = says_source_lacks(sentence) and not _SUBORDINATE.match(sentence)  # "Although X doesn't say, Y."
     if is_abstention(sentence) or lacks or PREAMBLE.search(sentence):
         return None
@@ -104,10 +106,15 @@ def asserted_span(sentence: str) -> tuple[int, int] | None:
     if not kept:
         return None
     start, end = pieces[kept[0]][0], pieces[kept[-1]][1]
+    if (start, end) != (0, len(sentence)):
+        lead = _CONNECTIVE.match(sentence, start)
+        start = lead.end() if lead and lead.end() < end else start
+    # "Based on the given passages, …", "The policy states that …": what follows is the claim
+    frame = attribution_end(sentence, start)
+    if frame is not None and len(sentence[frame:end].split()) >= 2:
+        start = frame
     if start == 0 and end == len(sentence):
         return 0, len(sentence)
-    lead = _CONNECTIVE.match(sentence, start)
-    start = lead.end() if lead and lead.end() < end else start
     while end > start and sentence[end - 1] in " ,;:–—-":
         end -= 1
     return (start, end) if sentence[start:end].strip() else None

@@ -234,7 +234,9 @@ class ClaimVerdict(BaseModel):
 class Unclaimed(BaseModel):
     """A stretch of the answer that carries no claim, and why: it is listed, never dropped
     silently. ``reason``: ``abstention`` (the answerer does not know, or says the context does not
-    say), ``refusal``, ``preamble`` ("Here is a summary:") or ``closing`` ("I hope this helps!").
+    say), ``refusal``, ``preamble`` ("Here is a summary:", or an attribution of what follows to
+    the context: "Based on the given passages,", "The policy states that") or ``closing`` ("I
+    hope this helps!").
     A whole sentence, or the abstaining clause of one that then asserts (its assertion is a claim)."""
 
     sentence_id: int

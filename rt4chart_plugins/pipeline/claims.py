@@ -32,9 +32,16 @@ async def decompose(sentences: list[Sentence], mode: str | None, judge: Judge | 
     if whole:
         why = ", ".join(f"{n} {reason}" for reason, n in Counter(u.reason for u in whole).items())
         part.notes.append(f"{len(whole)} answer sentence(s) carry no claim ({why})")
-    cut = len(part.unclaimed) - len(whole)
-    if cut:
-        part.notes.append(f"{cut} answer sentence(s) abstain and then assert: only what they assert is judged")
+    cut = [u for u in part.unclaimed if u.sentence_id in asserting]
+    framed = sum(u.reason == "preamble" for u in cut)
+    if len(cut) > framed:
+        part.notes.append(
+            f"{len(cut) - framed} answer sentence(s) abstain and then assert: only what they assert is judged"
+        )
+    if framed:
+        part.notes.append(
+            f"{framed} answer sentence(s) attribute what they say to the context: only what they attribute is judged"
+        )
     if not checkable:
         if sentences and all(u.reason == "abstention" for u in part.unclaimed):
             part.notes.append("the answer only abstains: it says what it does not know, and claims nothing")

@@ -5,6 +5,10 @@ It states nothing about the context, so it carries no claim: an answer made only
 is ``no_claims``, like a refusal, not an entailed claim (a judge reads "I don't know" as neither
 supported nor refuted, and the trained verifier scored it ENT). The sentence must be the
 abstention and nothing else: "I don't know why, but the trial lasts 14 days" keeps its claim.
+
+The answer's other ways of talking about its source are read here too: a report that the source
+lacks something (:func:`says_source_lacks`), and an attribution of what follows to it
+(:func:`attribution_end`: "Based on the given passages, …", "The policy states that …").
 """
 
 from __future__ import annotations
@@ -156,3 +160,46 @@ def says_source_lacks(text: str) -> bool:
     asserts beside it ("…, but the trial costs 500 dollars") is read on its own
     (:func:`rt4chart_plugins.claims.asserted_span`)."""
     return bool(_LACKS.match(text.strip().rstrip(",;:–—-")))
+
+
+# ---- "the policy states that": the answer attributes what follows to its source ---------------
+
+#: the source, named: "the given passages", "the policy", "this article", "the information provided"
+_NAMED_SOURCE = (
+    rf"(?:the|this|these|that)\s+(?:(?:provided|given|above|following|available|retrieved|supplied|original)\s+)?"
+    rf"(?:[\w'’-]+\s+){{0,2}}?{_SOURCE_NOUN}(?:\s+(?:provided|given|above|available))?"
+)
+#: verbs of saying that take a that-clause ("states that"); "says" also takes one without "that"
+_SAYS_THAT = (
+    r"(?:says?|said|states?|stated|mentions?|mentioned|notes?|noted|indicates?|indicated|explains?|explained|"
+    r"reports?|reported|confirms?|confirmed|specifies|specified|clarifies|clarified|adds?|added|shows?|showed|"
+    r"suggests?|suggested|highlights?|highlighted)"
+)
+_ATTRIBUTION = re.compile(
+    r"\W*(?:"
+    # Based on the given passages, …; According to the policy, …; As stated in the article, …
+    rf"(?:based\s+on|according\s+to|as\s+(?:stated|mentioned|noted|described|explained|indicated|reported|"
+    rf"specified|shown)\s+(?:in|by))\s+{_NAMED_SOURCE}\s*(?:,\s*|$)"
+    # The policy states that …; It does say that …; The page says …
+    rf"|(?:{_NAMED_SOURCE}|it)\s+(?:(?:also|further|clearly|explicitly|does|do|did)\s+)*"
+    rf"(?:{_SAYS_THAT}\s+that|says?|said)(?:\s+|$)"
+    r")",
+    re.IGNORECASE,
+)
+
+
+def attribution_end(text: str, at: int = 0) -> int | None:
+    """Where an attribution that opens ``text`` at ``at`` ends ("Based on the given passages, ",
+    "The policy states that "), or None. It says only that the context says what follows, which is
+    what verification checks, so it holds no claim of its own (:func:`rt4chart_plugins.claims.asserted_span`
+    cuts it off what a sentence asserts). A negated one ("The policy does not state that …")
+    reports a lack instead (:func:`says_source_lacks`)."""
+    m = _ATTRIBUTION.match(text, at)
+    return m.end() if m else None
+
+
+def is_attribution(text: str) -> bool:
+    """True when ``text`` (a clause) is only an attribution: "According to the policy", "as stated
+    in the article", "The policy states that"."""
+    text = text.strip().rstrip(",;:.!–—-").rstrip()
+    return bool(text) and attribution_end(text) == len(text)

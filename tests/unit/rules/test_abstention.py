@@ -238,3 +238,44 @@ def test_every_clause_of_an_assertion_after_an_abstention_needs_the_floor():
     )
     assert report.claims and all(c.label.value != "ENT" for c in report.claims), [
         (c.text, c.label, c.probs) for c in report.claims]
+
+
+@pytest.mark.parametrize("sentence, asserted", [
+    ("Based on the given passages, the free trial lasts 30 days.", "the free trial lasts 30 days."),
+    ("According to the policy, the free trial lasts 14 days.", "the free trial lasts 14 days."),
+    ("As stated in the article, the bridge opened in 1932.", "the bridge opened in 1932."),
+    ("The policy states that refunds take 14 days.", "refunds take 14 days."),
+    ("It does say that unused data does not roll over.", "unused data does not roll over."),
+    ("The leaflet says the tablets should be taken at night.", "the tablets should be taken at night."),
+    ("The trial lasts 14 days, according to the policy.", "The trial lasts 14 days"),
+    ("The page doesn't mention 5G, but it says that calls are unlimited.", "calls are unlimited."),
+    ("According to the policy, yes.", "yes."),  # an answer to the question, read with it
+])
+def test_an_attribution_to_the_source_is_cut_off_what_a_sentence_asserts(sentence, asserted):
+    a, b = asserted_span(sentence)
+    assert sentence[a:b] == asserted
+
+
+@pytest.mark.parametrize("sentence", [
+    "According to the Census Bureau, the town has 40,000 people.",  # a source in the world, not the text
+    "The shop says that returns are free.",
+    "The policy does not state that refunds are possible.",  # a negated one reports a lack
+    "The page says so.",  # too little left to be a claim of its own
+    "It rained, and the policy states nothing else.",
+])
+def test_what_only_looks_like_an_attribution_keeps_its_words(sentence):
+    span = asserted_span(sentence)
+    assert span is None or span[0] == 0
+
+
+def test_an_attribution_is_listed_as_no_claim_and_its_claim_is_judged_alone():
+    answer = "Based on the given passages, the free trial lasts 30 days. According to the policy."
+    report = Verifier().verify(context=["The free trial lasts 14 days."], answer=answer)
+    assert [(c.text, c.label.value) for c in report.claims] == [("the free trial lasts 30 days.", "CON")]
+    assert [(u.sentence_id, u.reason, u.span.text) for u in report.unclaimed] == [
+        (0, "preamble", "Based on the given passages"),
+        (1, "preamble", "According to the policy."),
+    ]
+    assert "1 answer sentence(s) attribute what they say to the context: only what they attribute is judged" in (
+        report.notes
+    )
