@@ -88,6 +88,7 @@ def guard_report(
         )
         return GuardedAnswer(text=message, status="refused", removed=_listed(failing, placed), notes=notes, **base)
     spans = [(s.start, s.end) for c in failing if (s := placed[c.id]) is not None]
+    spans += _lead_ins_left_alone(report, failing)
     edit = drop(answer, [(s.start, s.end) for s in report.answer_sentences], spans)
     removed = _listed(failing, placed)
     for c in report.claims:  # a supported claim that stood in a span taken out goes with it
@@ -111,6 +112,19 @@ def guard_report(
         notes.append("every claim of the answer was taken out")
         return GuardedAnswer(text=message, status="refused", removed=removed, notes=notes, **base)
     return _done(edit, report, cite_sources, sources, removed, [], notes, base)
+
+
+def _lead_ins_left_alone(report: Report, failing: list[ClaimVerdict]) -> list[tuple[int, int]]:
+    """The lead-ins of the sentences whose every claim is taken out: "Based on the given passages,"
+    or "The policy states that" says nothing once what it introduced is gone. (A sentence that is
+    only a preamble, "Here is a summary:", holds no claim and stays.)"""
+    out = set(c.id for c in failing)
+    gone = {
+        sid
+        for sid in {c.sentence_id for c in report.claims}
+        if all(c.id in out for c in report.claims if c.sentence_id == sid)
+    }
+    return [(u.span.start, u.span.end) for u in report.unclaimed if u.reason == "preamble" and u.sentence_id in gone]
 
 
 #: the stretches that carry no claim and say the answer cannot tell: kept when every claim goes

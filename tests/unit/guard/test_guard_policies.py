@@ -176,3 +176,15 @@ def test_drop_keeps_the_abstention_when_only_the_assertion_after_it_goes():
     assert g.status == "guarded" and g.text == "The policy does not mention pricing."
     assert [r.label for r in g.removed] == [Label.NIC]
     assert any("abstention" in n for n in g.notes)
+
+
+def test_drop_takes_a_lead_in_out_with_what_it_introduced(trained):
+    """"Based on the given passages," is no claim; left behind alone it would say nothing."""
+    answer = "Based on the given passages, the free trial lasts 30 days. The policy states that the free trial lasts 14 days."
+    g = trained.guard(" ".join(POLICY_CONTEXT), answer)
+    assert [(u.reason, u.span.text) for u in g.report.unclaimed] == [
+        ("preamble", "Based on the given passages"),
+        ("preamble", "The policy states that"),
+    ]
+    assert g.text == "The policy states that the free trial lasts 14 days."
+    assert [r.label for r in g.removed] == [Label.CON]
