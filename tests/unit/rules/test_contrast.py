@@ -249,6 +249,19 @@ def test_an_amount_given_to_another_piece_is_blamed_on_the_claims_wrong_amount_n
     assert (found.kind, found.claim_says) == ("quantity", "6 euros")
 
 
+def test_a_sentences_pieces_divide_at_its_strongest_break_between_two_amounts():
+    # "and" joins what is said of follow-up sessions; the semicolon divides the two things priced
+    context = ["A first assessment lasts 45 minutes and costs 65 euros; follow-up sessions last 30 minutes and cost 45 euros."]
+    assert Contrasts(context).find("Follow-up sessions cost 45 euros.") is None
+    found = Contrasts(context).find("Follow-up sessions cost 65 euros.")
+    assert (found.kind, found.at) == ("quantity", "65 euros")
+    # with only "and" between them, "and" divides: the balcony's price is its own
+    found = Contrasts(["Tickets cost 28 euros in the stalls and 18 euros in the balcony."]).find(
+        "Balcony tickets cost 28 euros."
+    )
+    assert (found.kind, found.at) == ("quantity", "28 euros")
+
+
 def test_a_contrast_names_the_claims_own_words_it_is_about():
     """``at`` is what the phrase finder looks for in the claim, so it must be the claim's words as
     written, also where the reason says more ("… (the context: …)", "who did what to whom")."""
