@@ -208,6 +208,11 @@ def _fraction_of_one(m: re.Match) -> str:
     return _PARTS[m.group("part").split()[-2 if m.group("part").endswith("of") else -1].lower()] + " "
 
 
+#: the kind of an age ("a 10-year-old", "6 months old"): a time, but no length of time, so never
+#: compared with one ("every six hours")
+AGE = "age"
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every quantity stated in ``text``, in order. "half a gigabyte" is 0.5 GB.
 
@@ -283,6 +288,10 @@ def _amount(m: re.Match, text: str, before: _WordsBefore) -> Quantity | None:
         (unit, kind), used = found
         if kind.startswith("currency:"):
             return Quantity(value, kind.split(":", 1)[1], "currency", f"{m.group(0).strip()} {used}")
+        after = words[len(used.split()) : len(used.split()) + 1]
+        if kind == "[time]" and [w.lower() for w in after] == ["old"]:  # "a 10-year-old", "6 months old"
+            end = text.lower().index("old", at) + 3
+            return Quantity(value, unit, AGE, text[m.start() : end].strip())  # as written: "10 year-old"
         return Quantity(value, unit, kind, f"{m.group(0).strip()} {used}")
     noun = next((w.lower() for w in words[:1] if w.lower() not in STOPWORDS), None)
     if noun is None:

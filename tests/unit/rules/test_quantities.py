@@ -153,3 +153,15 @@ def test_a_records_range_of_hours_is_read_on_the_24_hour_clock():
     assert [(q.value, q.text) for q in quantities('"Friday": "16:45-20:0", "Monday": "7:0-10:30"')] == [
         (1005.0, "16:45"), (1200.0, "20:00"), (420.0, "7:00"), (630.0, "10:30")]
     assert unsupported_facts("It is open on Fridays from 16:45 to 20:00.", '{"hours": {"Friday": "16:45-20:0"}}') == []
+
+
+def test_an_age_is_a_time_but_no_length_of_time():
+    # "a 10-year-old" is never compared with "every six hours", as a length of time would be
+    age, count, every = quantities("A 10-year-old can take one tablet every six hours.")
+    assert (age.kind, age.text) == ("age", "10 year-old") and every.kind == "[time]"
+    assert same_amount(quantities("a baby 18 months old")[0], quantities("a 1.5-year-old")[0])
+    assert not same_amount(quantities("He is 10 years old.")[0], quantities("It lasts 10 years.")[0])
+    from rt4chart_plugins.rules.contrast import Contrasts
+
+    adults = ["Adults and children over 12 may take one or two tablets every four to six hours, as needed."]
+    assert Contrasts(adults).find("A 10-year-old can take one tablet every six hours.") is None
