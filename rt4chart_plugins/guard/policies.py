@@ -118,7 +118,7 @@ def _lead_ins_left_alone(report: Report, failing: list[ClaimVerdict]) -> list[tu
     """The lead-ins of the sentences whose every claim is taken out: "Based on the given passages,"
     or "The policy states that" says nothing once what it introduced is gone. (A sentence that is
     only a preamble, "Here is a summary:", holds no claim and stays.)"""
-    out = set(c.id for c in failing)
+    out = {c.id for c in failing}
     gone = {
         sid
         for sid in {c.sentence_id for c in report.claims}

@@ -211,6 +211,7 @@ def _fraction_of_one(m: re.Match) -> str:
 #: the kind of an age ("a 10-year-old", "6 months old"): a time, but no length of time, so never
 #: compared with one ("every six hours")
 AGE = "age"
+_OLD = re.compile(r"\bold\b", re.IGNORECASE)
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -290,8 +291,9 @@ def _amount(m: re.Match, text: str, before: _WordsBefore) -> Quantity | None:
             return Quantity(value, kind.split(":", 1)[1], "currency", f"{m.group(0).strip()} {used}")
         after = words[len(used.split()) : len(used.split()) + 1]
         if kind == "[time]" and [w.lower() for w in after] == ["old"]:  # "a 10-year-old", "6 months old"
-            end = text.lower().index("old", at) + 3
-            return Quantity(value, unit, AGE, text[m.start() : end].strip())  # as written: "10 year-old"
+            old = _OLD.search(text, at)  # the word after the unit
+            stop = old.end() if old else at
+            return Quantity(value, unit, AGE, text[m.start() : stop].strip())  # as written: "10 year-old"
         return Quantity(value, unit, kind, f"{m.group(0).strip()} {used}")
     noun = next((w.lower() for w in words[:1] if w.lower() not in STOPWORDS), None)
     if noun is None:
