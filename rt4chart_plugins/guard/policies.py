@@ -119,11 +119,8 @@ def _lead_ins_left_alone(report: Report, failing: list[ClaimVerdict]) -> list[tu
     or "The policy states that" says nothing once what it introduced is gone. (A sentence that is
     only a preamble, "Here is a summary:", holds no claim and stays.)"""
     out = {c.id for c in failing}
-    gone = {
-        sid
-        for sid in {c.sentence_id for c in report.claims}
-        if all(c.id in out for c in report.claims if c.sentence_id == sid)
-    }
+    kept = {c.sentence_id for c in report.claims if c.id not in out}
+    gone = {c.sentence_id for c in report.claims} - kept
     return [(u.span.start, u.span.end) for u in report.unclaimed if u.reason == "preamble" and u.sentence_id in gone]
 
 

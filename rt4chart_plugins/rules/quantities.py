@@ -289,8 +289,8 @@ def _amount(m: re.Match, text: str, before: _WordsBefore) -> Quantity | None:
         (unit, kind), used = found
         if kind.startswith("currency:"):
             return Quantity(value, kind.split(":", 1)[1], "currency", f"{m.group(0).strip()} {used}")
-        after = words[len(used.split()) : len(used.split()) + 1]
-        if kind == "[time]" and [w.lower() for w in after] == ["old"]:  # "a 10-year-old", "6 months old"
+        n = len(used.split())
+        if kind == "[time]" and [w.lower() for w in words[n : n + 1]] == ["old"]:  # "a 10-year-old", "6 months old"
             old = _OLD.search(text, at)  # the word after the unit
             stop = old.end() if old else at
             return Quantity(value, unit, AGE, text[m.start() : stop].strip())  # as written: "10 year-old"
