@@ -15,6 +15,7 @@ from rt4chart_plugins.rules.contrast.checks import (
     modality,
     negation,
     no_price,
+    permission,
     quantifier,
     relation,
     roles,
@@ -200,7 +201,7 @@ class Contrasts:
         return q.value not in {float(v) for v in numbers(sentence.text)}
 
     def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:
-        found = negation(claim, sentence)
+        found = negation(claim, sentence) or permission(claim, sentence)
         # quantifiers and modality are read clause by clause; each check also asks that the markers
         # of both sides bear on words the other side states
         candidates = [c for c in clauses if claim.keys & c.keys]

@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from rt4chart_plugins.rules.contrast.lexicon import (
     ALL,
     COMPARATIVE,
+    FORBID,
     IMPLICATIVE,
     MAY,
+    MODAL_VERBS,
     MUST,
     NO_PRICE,
     ONLY,
+    PERMIT,
     PHRASAL,
     PRONOUN_QUANTIFIERS,
     RELATION,
@@ -128,6 +131,56 @@ def _negated_against_plain(claim: Span, sentence: Span, negated: Span, other: Sp
     if mine - theirs and theirs - mine:
         return None
     return other.toks[plain[0]]
+
+
+def permission(claim: Span, sentence: Span) -> Contrast | None:
+    """A permission denied on one side and granted on the other in other words: "Pets are welcome"
+    against "Pets are not accepted", "Children can use the weights area" against "Children are not
+    allowed in the weights area". The two must be said of the same subject, and what the context's
+    side says after its word (where, when, for whom) must all be the claim's: "can buy tickets on
+    board" says nothing against "tickets cannot be bought online"."""
+    for denied, granted in ((sentence, claim), (claim, sentence)):
+        i = next((k for k in range(len(denied.low)) if _denies(denied, k)), -1)
+        j = next((k for k in range(len(granted.low)) if _grants(granted, k)), -1)
+        if i < 0 or j < 0 or _uses_both(denied) or _uses_both(granted):
+            continue  # "stones can be pelted, while rocks cannot" grants one thing and denies another
+        at_claim, at_sentence = (j, i) if denied is sentence else (i, j)
+        if not same_subject(claim, at_claim, sentence, at_sentence):
+            continue
+        end = clause_of(sentence.low, at_sentence)[1]
+        if not set(content(sentence.toks[at_sentence + 1 : end])) <= set(content(claim.toks)):
+            continue
+        start = max((k for k in negators(claim.low) if k < at_claim), default=at_claim) if denied is claim else at_claim
+        words = " ".join(claim.toks[start : at_claim + 1 + (claim.low[at_claim] in MODAL_VERBS and denied is claim)])
+        return Contrast("negation", sentence.unit, sentence.text, words)
+    return None
+
+
+def _uses_both(span: Span) -> bool:
+    """Whether ``span`` both grants a permission and denies one."""
+    marks = range(len(span.low))
+    return any(_denies(span, k) for k in marks) and any(_grants(span, k) for k in marks)
+
+
+def _denies(span: Span, k: int) -> bool:
+    """Whether the word at ``k`` denies a permission: a permission word negated ("not accepted",
+    "can not"), or a word that forbids, not negated."""
+    t = span.low[k]
+    if t in FORBID:
+        return not negated_at(span, k)
+    if t not in PERMIT:
+        return False
+    return negated_at(span, k) or (t in MODAL_VERBS and span.low[k + 1 : k + 2] == ["not"])
+
+
+def _grants(span: Span, k: int) -> bool:
+    """Whether the word at ``k`` grants a permission, plainly: not negated, not in an "if" clause."""
+    return (
+        span.low[k] in PERMIT
+        and not negated_at(span, k)
+        and not negated_after(span, k)
+        and not conditional(span.low, k)
+    )
 
 
 #: what makes "every" an interval: "every second Tuesday", "every two weeks", "every 3 days"

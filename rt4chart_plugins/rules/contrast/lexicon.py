@@ -25,6 +25,10 @@ SHOULD = frozenset(
     "should recommended recommend recommends advised advise advises advisable encouraged suggested".split()
 )
 MODAL_VERBS = frozenset("must may should shall might can could".split())
+#: the words that grant a permission, read as one class across a negation: "Pets are welcome" says
+#: what "Pets are not accepted" denies; and the words that deny one without a negator
+PERMIT = frozenset("allowed permitted accepted admitted welcome can may".split())
+FORBID = frozenset("forbidden prohibited banned".split())
 #: subjects that stand for something named before ("It still cannot be flown")
 PRONOUNS = frozenset("it they he she this these".split())
 PRONOUN_QUANTIFIERS = frozenset("everyone everybody everything anyone anybody".split())

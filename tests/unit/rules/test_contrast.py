@@ -109,6 +109,11 @@ CAUGHT = [
     # the claim gives another: the claim's amount is bound to the wrong thing
     ("quantity", ["The Fenwick garage charges 30 euros for an oil change.",
                   "A full inspection costs 90 euros and takes two hours."], "A full inspection costs 30 euros."),
+    # a permission granted in other words than the ones that deny it, either way round
+    ("negation", ["Visitors under 12 are not admitted to the Holm climbing wall."],
+     "Visitors under 12 may use the Holm climbing wall with an adult."),
+    ("negation", ["Glass bottles are prohibited in the Holm stadium."], "Glass bottles are permitted in the Holm stadium."),
+    ("negation", ["Day visitors are welcome at the Holm sauna."], "Day visitors can not use the Holm sauna."),
 ]
 
 LEFT_ALONE = [
@@ -223,6 +228,13 @@ LEFT_ALONE = [
     (["The Corner bakery is open from 7:00 to 18:00, Monday to Saturday, and closed on Sundays."],
      "The Corner bakery is not closed on Mondays."),
     (["Dogs are not allowed in Holm Park."], "Dogs are allowed in Linden Square."),
+    # a permission denied for one where or when says nothing of another, nor of a "can" in an "if"
+    (["Holm ferry tickets cannot be bought online."], "You can buy Holm ferry tickets on board."),
+    (["Cars are not permitted on the Holm morning crossing."], "Cars are allowed on the Holm evening crossing."),
+    (["Dogs are allowed on the open deck of the Holm ferry."], "Dogs are not permitted in the Holm ferry's cabin."),
+    (["Visitors under 12 are not admitted to the Holm climbing wall."], "Visitors can watch from the Holm café if they are under 12."),
+    (["Holm pebbles can be carried in one hand, but one cannot do so with boulders."],
+     "Holm pebbles can be carried easily, while boulders cannot."),
 ]
 
 
