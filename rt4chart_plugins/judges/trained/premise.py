@@ -217,6 +217,13 @@ class Premises:
         self._costs = np.asarray(costs, dtype=np.int64)
         self.relevance = Relevance(sentences)
 
+    @property
+    def fit_one(self) -> bool:
+        """Whether the whole context fits in one premise: every claim's premise then holds every
+        sentence that shares a word with it, and what a claim adds is absent from all the encoder
+        could read."""
+        return int(self._costs.sum()) <= self.budget
+
     @cached_property
     def lexicon(self) -> Lexicon:
         """The whole context's words by lemma: what a claim adds is read against every sentence,

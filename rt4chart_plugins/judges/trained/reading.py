@@ -164,9 +164,20 @@ class Reading:
         logits = self._logits(texts, [p.text for p in picked], cost)
         out = VerifyResult()
         cite: list[int] = []  # CON judgements whose refuting sentence is chosen sentence by sentence (_cite)
-        for claim, text, lg, premise in zip(units, texts, logits, picked):
+        prose = not structured(request.sentences)
+        short = prose and premises.fit_one
+        for claim, text, lg, premise, group in zip(units, texts, logits, picked, groups):
             checkpoint()
-            judgement = self._judge(claim, lg, premise, premises, request, text)
+            # a one-claim sentence that adds words of ADDED_WEIGHT is held to the clause bar, as a
+            # clause that does is, where its context is prose that fits in one premise: in a long
+            # one the added-word weight cannot tell a paraphrase from an invented fact (WiCE's
+            # supported claims lost their ENT), in a short one it can (lab/docs/training.md)
+            adds = (
+                short
+                and len(group) == 1
+                and premises.lexicon.weight(premises.lexicon.novel(claim.text)) >= ADDED_WEIGHT
+            )
+            judgement = self._judge(claim, lg, premise, premises, request, text, alone=adds)
             if judgement.label == Label.CON:
                 cite.append(len(out.judgements))
             out.judgements.append(judgement)
@@ -192,7 +203,7 @@ class Reading:
                 request.want_phrase,
                 [s.id for s in request.sentences],
                 cost,
-                prose=not structured(request.sentences),
+                prose=prose,
             )
             by_unit = dict(zip(split, parts))
             out.judgements = [j for k, unit in enumerate(out.judgements) for j in by_unit.get(k, [unit])]
@@ -206,12 +217,13 @@ class Reading:
         premises: Premises,
         request: VerifyRequest,
         text: str,
+        alone: bool = False,
     ) -> Judgement:
         """One claim's (or one sentence's) judgement from its encoder logits and its premise, the
-        claim read as ``text`` (:meth:`~.premise.Premises.restated`). A CON's refuting sentence is
-        chosen afterwards, sentence by sentence (:meth:`_cite`)."""
+        claim read as ``text`` (:meth:`~.premise.Premises.restated`), held to the clause bar when
+        ``alone``. A CON's refuting sentence is chosen afterwards, sentence by sentence (:meth:`_cite`)."""
         (p_ent, p_con, p_nic), signals = self.read(self.loaded, text, premise, premises, lg)
-        bar = self._bar(claim)
+        bar = self._bar(claim, alone)
         label = label_of(p_ent, p_con, p_nic, bar)
         scores = premise.scores
         ranked = premise.ranked()
@@ -233,7 +245,7 @@ class Reading:
             probs={Label.ENT: p_ent, Label.CON: p_con, Label.NIC: p_nic},
             signals=signals,
         )
-        judgement.reason = self._floor_reason(claim, p_ent) or judgement.reason
+        judgement.reason = self._floor_reason(claim, p_ent, alone) or judgement.reason
         if self.explain is not None:
             self.explain(judgement)
         return judgement

@@ -141,3 +141,29 @@ def test_a_clause_that_adds_words_is_read_alone_against_prose_but_not_against_js
     assert [j.label for j in prose] == [Label.ENT, Label.NIC] and len(read_alone) == 1
     fields = Reading(loaded, 0.15, sentence_holds).verify(request(["name", "categories"]), Cost()).judgements
     assert [j.label for j in fields] == [Label.ENT, Label.ENT] and len(read_alone) == 1
+
+
+def test_a_sentence_that_adds_words_to_a_short_context_is_held_to_the_clause_bar():
+    """A one-claim sentence whose added words weigh ADDED_WEIGHT is held to the clause bar where
+    the context is prose that fits in one premise; in a longer context, or against JSON fields,
+    it keeps the threshold. A sentence that adds nothing keeps the threshold everywhere."""
+    from rt4chart_plugins.judges.trained.reading import CLAUSE_MARGIN
+
+    loaded = TrainedJudge()._load()
+    adds, restates = "The free trial includes a personal onboarding call.", "The free trial lasts 14 days."
+
+    def middling(loaded, text, premise, premises, logits):
+        return (0.25, 0.1, 0.65), Signals(encoder={Label.ENT: 0.25}, coverage=0.5)
+
+    def labels(context: list[str], fields: list[str | None] | None = None) -> list[Label]:
+        fields = fields or [None] * len(context)
+        sentences = [Sentence(id=i, text=t, start=0, end=len(t), field=f) for i, (t, f) in enumerate(zip(context, fields))]
+        claims = [Claim(id=i, text=t, sentence_id=i, sentence=t) for i, t in enumerate([adds, restates])]
+        out = Reading(loaded, 0.15, middling).verify(VerifyRequest(mode="local", sentences=sentences, claims=claims), Cost())
+        return [j.label for j in out.judgements]
+
+    assert 0.15 <= 0.25 < 0.15 + CLAUSE_MARGIN
+    assert labels(CONTEXT) == [Label.NIC, Label.ENT]
+    long = CONTEXT + [f"Plan {n} of the trial is described on page {n} of the handbook." for n in range(12)]
+    assert labels(long) == [Label.ENT, Label.ENT]
+    assert labels(CONTEXT, ["trial", "support"]) == [Label.ENT, Label.ENT]

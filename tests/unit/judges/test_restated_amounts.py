@@ -38,7 +38,9 @@ def test_a_claim_with_no_such_amount_is_read_as_written():
 
 def test_the_report_keeps_the_answers_words_and_cites_the_sentence_of_the_amount():
     context = " ".join(CLINIC)
-    answer = "You'll need to stay for a quarter of an hour after your jab."
+    # in the context's words but for the amount: "after your jab" adds a word of weight to this
+    # short context, and the encoder's P(ENT) for it (0.25) is below the bar that asks for
+    answer = "You'll need to stay for a quarter of an hour after the injection."
     (claim,) = Verifier().verify(context=context, answer=answer).claims
     assert claim.text == answer and claim.answer_span.text == answer
     assert claim.label == "ENT"
