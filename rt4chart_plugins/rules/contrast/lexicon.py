@@ -29,6 +29,10 @@ MODAL_VERBS = frozenset("must may should shall might can could".split())
 #: what "Pets are not accepted" denies; and the words that deny one without a negator
 PERMIT = frozenset("allowed permitted accepted admitted welcome can may".split())
 FORBID = frozenset("forbidden prohibited banned".split())
+#: a claim aligns with a sentence by a word of permission as by a word they share, whichever word
+#: each uses ("Pets are welcome" / "Pets are not accepted"); not by "can" or "may", which most hold
+PERMISSION_WORDS = (PERMIT - MODAL_VERBS) | FORBID
+PERMISSION_KEY = "(permission)"
 #: subjects that stand for something named before ("It still cannot be flown")
 PRONOUNS = frozenset("it they he she this these".split())
 PRONOUN_QUANTIFIERS = frozenset("everyone everybody everything anyone anybody".split())

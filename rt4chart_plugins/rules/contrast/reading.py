@@ -16,6 +16,8 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     MODAL_VERBS,
     NEGATORS,
     ONLY,
+    PERMISSION_KEY,
+    PERMISSION_WORDS,
     PRONOUNS,
     SCOPE,
     SUBJECT_SHARING,
@@ -94,7 +96,8 @@ def span(unit: int, text: str) -> Span:
     low = [t.lower() for t in toks]
     # a word a prefix negates is also about its plain word: "non-refundable" aligns with "refunded"
     words = set(content(toks)) | {stem(word) for _, word in negated_by_prefix(low)}
-    return Span(unit, text.strip(), toks, low, words, words | {stem(t) for t in low if t in LEXICAL})
+    keys = words | {stem(t) for t in low if t in LEXICAL} | ({PERMISSION_KEY} if PERMISSION_WORDS & set(low) else set())
+    return Span(unit, text.strip(), toks, low, words, keys)
 
 
 def clause_of(low: Sequence[str], i: int) -> tuple[int, int]:

@@ -114,6 +114,8 @@ CAUGHT = [
      "Visitors under 12 may use the Holm climbing wall with an adult."),
     ("negation", ["Glass bottles are prohibited in the Holm stadium."], "Glass bottles are permitted in the Holm stadium."),
     ("negation", ["Day visitors are welcome at the Holm sauna."], "Day visitors can not use the Holm sauna."),
+    # a word of permission aligns a short claim with the sentence that denies it in another word
+    ("negation", ["The Holm hotel has 40 rooms.", "Pets are not accepted."], "Pets are welcome."),
 ]
 
 LEFT_ALONE = [
