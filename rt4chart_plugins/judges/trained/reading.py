@@ -172,11 +172,7 @@ class Reading:
             # clause that does is, where its context is prose that fits in one premise: in a long
             # one the added-word weight cannot tell a paraphrase from an invented fact (WiCE's
             # supported claims lost their ENT), in a short one it can (lab/docs/training.md)
-            adds = (
-                short
-                and len(group) == 1
-                and premises.lexicon.weight(premises.lexicon.novel(claim.text)) >= ADDED_WEIGHT
-            )
+            adds = short and len(group) == 1 and adds_words(premises, claim.text)
             judgement = self._judge(claim, lg, premise, premises, request, text, alone=adds)
             if judgement.label == Label.CON:
                 cite.append(len(out.judgements))
@@ -309,7 +305,7 @@ class Reading:
             for g, j, _ in jobs
             if j.label == Label.ENT and prose
             for c in g
-            if premises.lexicon.weight(premises.lexicon.novel(c.text)) >= ADDED_WEIGHT
+            if adds_words(premises, c.text)
         ]
         read = self._score_alone(premises, question, [t for _, t in adding], cost)
         own = dict(zip((cid for cid, _ in adding), read))
@@ -405,6 +401,11 @@ class Reading:
             if len(spans) > 1:
                 phrase = weakest_clauses(claim.text, spans, [next(support_of) for _ in spans], self._clause_bar)
             judgement.phrase = phrase or unsupported_phrase(claim.text, premise.text)
+
+
+def adds_words(premises: Premises, text: str) -> bool:
+    """Whether ``text`` adds words to the context that weigh :data:`ADDED_WEIGHT` or more."""
+    return premises.lexicon.weight(premises.lexicon.novel(text)) >= ADDED_WEIGHT
 
 
 def premise_question(sentences: list[Sentence], question: str | None) -> str | None:

@@ -150,9 +150,11 @@ def permission(claim: Span, sentence: Span) -> Contrast | None:
         end = clause_of(sentence.low, at_sentence)[1]
         if not set(content(sentence.toks[at_sentence + 1 : end])) <= set(content(claim.toks)):
             continue
-        start = max((k for k in negators(claim.low) if k < at_claim), default=at_claim) if denied is claim else at_claim
-        words = " ".join(claim.toks[start : at_claim + 1 + (claim.low[at_claim] in MODAL_VERBS and denied is claim)])
-        return Contrast("negation", sentence.unit, sentence.text, words)
+        start, stop = at_claim, at_claim + 1
+        if denied is claim:  # the claim's words that deny it: "not allowed", "can not"
+            start = max((k for k in negators(claim.low) if k < at_claim), default=at_claim)
+            stop += claim.low[at_claim] in MODAL_VERBS
+        return Contrast("negation", sentence.unit, sentence.text, " ".join(claim.toks[start:stop]))
     return None
 
 
