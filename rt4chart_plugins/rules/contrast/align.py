@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rt4chart_plugins.rules.amounts import AmountIndex, comparable, same_amount
 from rt4chart_plugins.rules.contrast.checks import (
     Contrast,
+    extra_price,
     modality,
     negation,
     no_price,
@@ -213,6 +214,7 @@ class Contrasts:
             or self._quantity(claim, sentence)
             or weekday(claim, sentence)
             or no_price(claim, sentence)
+            or extra_price(claim, sentence)
         )
 
     def check(self, claim: str) -> Finding | None:

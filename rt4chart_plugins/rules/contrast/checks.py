@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from rt4chart_plugins.rules.contrast.lexicon import (
     ALL,
     COMPARATIVE,
+    EXTRA_PRICE,
     FORBID,
     IMPLICATIVE,
+    INCLUDED,
     MAY,
     MODAL_VERBS,
     MUST,
@@ -44,6 +46,7 @@ from rt4chart_plugins.rules.contrast.reading import (
     same_subject,
     scope_word,
     stem,
+    tokens,
 )
 from rt4chart_plugins.rules.contrast.states import (
     always_against_other_pole,
@@ -387,6 +390,27 @@ def no_price(claim: Span, sentence: Span) -> Contrast | None:
         return None
     words = said.group(0)
     return Contrast("price", sentence.unit, sentence.text, f"{words} (the context: {', '.join(prices)})", at=words)
+
+
+def extra_price(claim: Span, sentence: Span) -> Contrast | None:
+    """A claim that says something costs extra, against a sentence that puts it inside a price
+    ("Breakfast costs extra" against "Breakfast … is included in the rate"). What the claim says
+    costs extra must be what the sentence's "included" is said of, in its own clause: "Personal
+    training costs extra" says nothing against "Group classes are included, but personal training
+    sessions cost 30 euros"."""
+    said = EXTRA_PRICE.search(claim.text)
+    if said is None or EXTRA_PRICE.search(sentence.text):
+        return None
+    thing = set(content(tokens(claim.text[: said.start()])))
+    for j, t in enumerate(sentence.low):
+        if t not in INCLUDED or negated_at(sentence, j) or negated_after(sentence, j) or conditional(sentence.low, j):
+            continue
+        start, end = clause_of(sentence.low, j)
+        # "the rate includes breakfast": what follows; "breakfast is included": what comes before
+        holder = sentence.toks[j + 1 : end] if t != "included" else sentence.toks[start:j]
+        if thing and thing <= set(content(holder)):
+            return Contrast("price", sentence.unit, sentence.text, said.group(0))
+    return None
 
 
 def _discount(q: Quantity) -> bool:

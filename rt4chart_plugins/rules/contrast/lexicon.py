@@ -131,6 +131,13 @@ NO_PRICE = re.compile(
     r"|\b(?:at\s+)?no\s+(?:extra\s+|additional\s+)?(?:cost|charge|fee)\b|\b(?:pays?|costs?)\s+nothing\b",
     re.IGNORECASE,
 )
+#: the ways English says a price comes on top of another: "costs extra", "charged separately",
+#: "at an extra charge", "an additional fee"; and the words that put a thing inside a price
+EXTRA_PRICE = re.compile(
+    r"\b(?:costs?|charged?|paid|pay)\s+(?:extra|separately)\b|\b(?:extra|additional)\s+(?:cost|charge|fee)s?\b",
+    re.IGNORECASE,
+)
+INCLUDED = frozenset("included includes include".split())
 #: the share of the claim's words its aligned context sentence must hold: half, since a claim
 #: often names what its context sentence calls "it"
 MIN_ALIGNMENT = 0.5

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.rules.contrast.lexicon import (
     ALL,
+    EXTRA_PRICE,
     IMPLICATIVE,
     LEXICAL,
     MARKERS,
@@ -97,6 +98,8 @@ def span(unit: int, text: str) -> Span:
     # a word a prefix negates is also about its plain word: "non-refundable" aligns with "refunded"
     words = set(content(toks)) | {stem(word) for _, word in negated_by_prefix(low)}
     keys = words | {stem(t) for t in low if t in LEXICAL} | ({PERMISSION_KEY} if PERMISSION_WORDS & set(low) else set())
+    if EXTRA_PRICE.search(text):  # "costs extra" is said on the scale of "included": it aligns by it
+        keys.add(stem("included"))
     return Span(unit, text.strip(), toks, low, words, keys)
 
 

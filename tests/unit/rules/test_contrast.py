@@ -114,6 +114,11 @@ CAUGHT = [
      "Visitors under 12 may use the Holm climbing wall with an adult."),
     ("negation", ["Glass bottles are prohibited in the Holm stadium."], "Glass bottles are permitted in the Holm stadium."),
     ("negation", ["Day visitors are welcome at the Holm sauna."], "Day visitors can not use the Holm sauna."),
+    # a price on top of one the sentence puts the thing inside
+    ("price", ["The Holm hostel rate is 30 euros a night.", "Breakfast is served from 7:00 to 10:00 and is included in the rate."],
+     "Breakfast costs extra."),
+    ("price", ["Bike hire is included in the Holm day pass, but lockers cost 2 euros."], "Bike hire is charged separately."),
+    ("price", ["The Holm day pass includes bike hire and a locker."], "A locker costs extra."),
     # a word of permission aligns a short claim with the sentence that denies it in another word
     ("negation", ["The Holm hotel has 40 rooms.", "Pets are not accepted."], "Pets are welcome."),
 ]
@@ -235,6 +240,9 @@ LEFT_ALONE = [
     (["Cars are not permitted on the Holm morning crossing."], "Cars are allowed on the Holm evening crossing."),
     (["Dogs are allowed on the open deck of the Holm ferry."], "Dogs are not permitted in the Holm ferry's cabin."),
     (["Visitors under 12 are not admitted to the Holm climbing wall."], "Visitors can watch from the Holm café if they are under 12."),
+    # what costs extra is another thing than the one the sentence puts inside the price
+    (["Bike hire is included in the Holm day pass, but lockers cost 2 euros."], "Lockers cost extra."),
+    (["Bike hire is not included in the Holm day pass."], "Bike hire costs extra."),
     (["Holm pebbles can be carried in one hand, but one cannot do so with boulders."],
      "Holm pebbles can be carried easily, while boulders cannot."),
 ]
