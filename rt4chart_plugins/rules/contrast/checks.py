@@ -397,11 +397,14 @@ def extra_price(claim: Span, sentence: Span) -> Contrast | None:
     ("Breakfast costs extra" against "Breakfast … is included in the rate"). What the claim says
     costs extra must be what the sentence's "included" is said of, in its own clause: "Personal
     training costs extra" says nothing against "Group classes are included, but personal training
-    sessions cost 30 euros"."""
+    costs 30 euros an hour"."""
     said = EXTRA_PRICE.search(claim.text)
     if said is None or EXTRA_PRICE.search(sentence.text):
         return None
-    thing = set(content(tokens(claim.text[: said.start()])))
+    before = tokens(claim.text[: said.start()])
+    if negated_at(claim, len(before)):
+        return None  # "Breakfast does not cost extra" says what "included" does
+    thing = set(content(before))
     for j, t in enumerate(sentence.low):
         if t not in INCLUDED or negated_at(sentence, j) or negated_after(sentence, j) or conditional(sentence.low, j):
             continue

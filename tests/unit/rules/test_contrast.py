@@ -243,6 +243,7 @@ LEFT_ALONE = [
     # what costs extra is another thing than the one the sentence puts inside the price
     (["Bike hire is included in the Holm day pass, but lockers cost 2 euros."], "Lockers cost extra."),
     (["Bike hire is not included in the Holm day pass."], "Bike hire costs extra."),
+    (["Bike hire is included in the Holm day pass."], "Bike hire does not cost extra."),
     (["Holm pebbles can be carried in one hand, but one cannot do so with boulders."],
      "Holm pebbles can be carried easily, while boulders cannot."),
 ]
