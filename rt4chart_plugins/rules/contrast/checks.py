@@ -142,11 +142,12 @@ def permission(claim: Span, sentence: Span) -> Contrast | None:
     allowed in the weights area". The two must be said of the same subject, and what the context's
     side says after its word (where, when, for whom) must all be the claim's: "can buy tickets on
     board" says nothing against "tickets cannot be bought online"."""
-    for denied, granted in ((sentence, claim), (claim, sentence)):
-        i = next((k for k in range(len(denied.low)) if _denies(denied, k)), -1)
-        j = next((k for k in range(len(granted.low)) if _grants(granted, k)), -1)
-        if i < 0 or j < 0 or _uses_both(denied) or _uses_both(granted):
-            continue  # "stones can be pelted, while rocks cannot" grants one thing and denies another
+    (claim_denies, claim_grants), (sentence_denies, sentence_grants) = _permissions(claim), _permissions(sentence)
+    if min(claim_denies, claim_grants) >= 0 or min(sentence_denies, sentence_grants) >= 0:
+        return None  # "stones can be pelted, while rocks cannot" grants one thing and denies another
+    for denied, i, j in ((sentence, sentence_denies, claim_grants), (claim, claim_denies, sentence_grants)):
+        if i < 0 or j < 0:
+            continue
         at_claim, at_sentence = (j, i) if denied is sentence else (i, j)
         if not same_subject(claim, at_claim, sentence, at_sentence):
             continue
@@ -161,10 +162,11 @@ def permission(claim: Span, sentence: Span) -> Contrast | None:
     return None
 
 
-def _uses_both(span: Span) -> bool:
-    """Whether ``span`` both grants a permission and denies one."""
+def _permissions(span: Span) -> tuple[int, int]:
+    """The position of ``span``'s first word that denies a permission, and of its first that grants
+    one; -1 where there is none."""
     marks = range(len(span.low))
-    return any(_denies(span, k) for k in marks) and any(_grants(span, k) for k in marks)
+    return next((k for k in marks if _denies(span, k)), -1), next((k for k in marks if _grants(span, k)), -1)
 
 
 def _denies(span: Span, k: int) -> bool:
