@@ -23,9 +23,10 @@ its content words, and reports a contrast when that clause marks one of these di
   said of what it names before it ("A is the fastest and B the slowest" / "B is the fastest");
 - **roles**: the names around a shared verb swapped ("A acquired B" / "B acquired A"), a passive
   read as such;
-- **quantity**: an amount the context states nowhere, where the aligned sentence states another
-  of the same kind (:mod:`rt4chart_plugins.rules.quantities`: "12 miles" / "12 kilometres",
-  "opens at 9 PM" / "opens at 9 AM").
+- **quantity**: an amount the context states nowhere, or only of something else, where the
+  aligned sentence states another of the same kind (:mod:`rt4chart_plugins.rules.quantities`:
+  "12 miles" / "12 kilometres", "opens at 9 PM" / "opens at 9 AM", "fined 60 euros" / "fined 40
+  euros" where 60 euros is a permit's price).
 
 The package reads in three steps: :mod:`.lexicon` holds the word classes, :mod:`.reading` how a
 sentence is read (stems, clauses, what a negator bears on, a clause's subject), :mod:`.checks` one

@@ -102,6 +102,7 @@ class Contrasts:
             for key in s.keys | named:
                 self._holding.setdefault(key, []).append(s.unit)
         self._clauses: dict[int, list[Span]] = {}  # a sentence's clauses, read when a claim aligns with it
+        self._indexes: dict[int, AmountIndex] = {}  # a sentence's amounts, indexed when a claim's amount is looked for
 
     def find(self, claim: str) -> Contrast | None:
         """The contrast between ``claim`` (or one of its conjuncts) and the context sentence it
@@ -179,7 +180,13 @@ class Contrasts:
             stated = known.everywhere.supports(q) or q.value in known.bare
             if stated and (other := _given_to_another(claim, sentence, mine, theirs, q)) is not None:
                 return _amount_contrast(sentence, q, other)
-            if stated and not (q.unit and self._holds_all_but_amounts(claim, sentence, mine, theirs, q)):
+            if stated and not (
+                q.unit
+                and (
+                    self._holds_all_but_amounts(claim, sentence, mine, theirs, q)
+                    or self._given_elsewhere(claim, sentence, mine, theirs, q)
+                )
+            ):
                 continue
             if not stated and not q.unit and q.value in known.numbers:
                 continue
@@ -200,6 +207,40 @@ class Contrasts:
         if not rest or not rest <= sentence.keys or AmountIndex(theirs).supports(q):
             return False
         return q.value not in {float(v) for v in numbers(sentence.text)}
+
+    def _given_elsewhere(
+        self, claim: Span, sentence: Span, mine: list[Quantity], theirs: list[Quantity], q: Quantity
+    ) -> bool:
+        """Whether the context gives the measure ``q`` only to another thing than the one the claim
+        and ``sentence`` are about: "Cars parked too long may be fined 60 euros" against "Cars parked
+        longer than allowed may be fined 40 euros", where 60 euros is what a permit costs. The
+        sentence must hold :data:`BOUND_ALIGNMENT` of the claim's other words and give neither ``q``
+        nor its number, the claim no other amount of its kind (it may say what each thing gets),
+        and no sentence that gives ``q`` may share any of those words. A time of day counts
+        ("Breakfast is served at 11:00" against "from 7:00 to 10:30", where 11:00 is check-out), as
+        one the context states nowhere does; a count is left out, since what it counts is not read."""
+        if q.kind.startswith("count:"):
+            return False
+        if any(m is not q and comparable(q, m) for m in mine) or AmountIndex(theirs).supports(q):
+            return False
+        if q.value in {float(v) for v in numbers(sentence.text)}:
+            return False
+        words = claim.keys - {k for m in mine for k in span(-1, m.text).keys}
+        if not words or len(words & sentence.keys) < BOUND_ALIGNMENT * len(words):
+            return False
+        # a sentence that gives the amount and shares a word with the claim may be what the claim
+        # is about ("Capital One reported earnings per share of $6.86" against "earnings per share
+        # in the quarter were $6.86", beside "Capital One earned … $6.78 per diluted share")
+        return not any(
+            i != sentence.unit and amounts and words & self.sentences[i].keys and self._index_of(i).supports(q)
+            for i, amounts in enumerate(self.amounts().per_sentence)
+        )
+
+    def _index_of(self, i: int) -> AmountIndex:
+        """Sentence ``i``'s amounts as an index, built once."""
+        if i not in self._indexes:
+            self._indexes[i] = AmountIndex(self.amounts().per_sentence[i])
+        return self._indexes[i]
 
     def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:
         found = negation(claim, sentence) or permission(claim, sentence)

@@ -272,6 +272,31 @@ def test_an_amount_given_to_another_piece_is_blamed_on_the_claims_wrong_amount_n
     assert (found.kind, found.claim_says) == ("quantity", "6 euros")
 
 
+def test_an_amount_the_context_gives_to_another_thing_is_no_support():
+    # 60 euros is the permit's price; the sentence about the fine gives 40 euros
+    context = [
+        "A permit costs 60 euros a year and can be applied for at the town hall.",
+        "Cars parked longer than allowed may be fined 40 euros.",
+    ]
+    found = Contrasts(context).find("Cars parked too long may be fined 60 euros.")
+    assert (found.kind, found.at, found.unit) == ("quantity", "60 euros", 1)
+    assert Contrasts(context).find("Cars parked longer than allowed may be fined 40 euros.") is None
+    # a sentence that gives the amount and shares a word with the claim may be what the claim is
+    # about: "a year" is the permit's, so the fine may be a yearly one there
+    claim = "Cars parked longer than allowed may be fined 60 euros a year."
+    assert Contrasts(context).find(claim) is None
+    assert Contrasts(context).find(claim.replace(" a year", "")).at == "60 euros"
+    # a time of day as well: 11:00 is when check-out ends
+    context = ["Breakfast is served from 7:00 to 10:30.", "Check-out is by 11:00."]
+    assert Contrasts(context).find("Breakfast is served at 11:00.").at == "11:00"
+    # a sentence that gives the amount of what the claim says, without the claim's names
+    context = ["Net of one-off items, our earnings in the quarter were $4.2 million.", "In the third quarter, Norcast Media earned $3.9 million."]
+    assert Contrasts(context).find("Norcast Media reported earnings of $4.2 million in the quarter.") is None
+    # a claim that gives each thing its own amount is read piece by piece, not here
+    context = ["Day passes cost 12 euros.", "Passes for the sauna cost 8 euros a day."]
+    assert Contrasts(context).find("A day pass costs 12 euros and the sauna 8 euros.") is None
+
+
 def test_a_sentences_pieces_divide_at_its_strongest_break_between_two_amounts():
     # "and" joins what is said of follow-up sessions; the semicolon divides the two things priced
     context = ["A first assessment lasts 45 minutes and costs 65 euros; follow-up sessions last 30 minutes and cost 45 euros."]
