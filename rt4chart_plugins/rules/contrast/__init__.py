@@ -9,7 +9,8 @@ a comparison or an order. This rule aligns the claim with the context clause tha
 its content words, and reports a contrast when that clause marks one of these differently:
 
 - **negation**: the clause is negated and the claim is not, or the reverse ("cannot" / "can"),
-  also in other words of permission ("are not allowed" / "can use", "prohibited" / "permitted");
+  also in other words of permission ("are not allowed" / "can use", "prohibited" / "permitted")
+  and of need ("is not required" / "need");
 - **quantifier**: the claim generalizes what the clause restricts ("anyone" / "only", "every" /
   "most"), or restricts what the clause generalizes ("only" / "all");
 - **modality**: an obligation where the clause gives an option or a recommendation ("must" /

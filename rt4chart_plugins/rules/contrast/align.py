@@ -19,6 +19,7 @@ from rt4chart_plugins.rules.contrast.checks import (
     permission,
     quantifier,
     relation,
+    requirement,
     roles,
     state,
     weekday,
@@ -243,7 +244,7 @@ class Contrasts:
         return self._indexes[i]
 
     def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:
-        found = negation(claim, sentence) or permission(claim, sentence)
+        found = negation(claim, sentence) or permission(claim, sentence) or requirement(claim, sentence)
         # quantifiers and modality are read clause by clause; each check also asks that the markers
         # of both sides bear on words the other side states
         candidates = [c for c in clauses if claim.keys & c.keys]

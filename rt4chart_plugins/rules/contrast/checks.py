@@ -17,6 +17,8 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     MAY,
     MODAL_VERBS,
     MUST,
+    NEED_VERBS,
+    NEEDED,
     NO_PRICE,
     ONLY,
     PERMIT,
@@ -188,6 +190,49 @@ def _grants(span: Span, k: int) -> bool:
         and not negated_after(span, k)
         and not conditional(span.low, k)
     )
+
+
+def requirement(claim: Span, sentence: Span) -> Contrast | None:
+    """A thing said to be needed on one side and not needed on the other, in the same or other
+    words: "A forklift licence is not required" against "Applicants need a forklift licence",
+    "No booking is needed" against "Booking is required". What each side says is needed must be
+    among the other side's words, and a subject the claim gives its need ("Children do not need a
+    ticket") must be the sentence's too. A side that says both is left alone."""
+    mine, theirs = _needs(claim), _needs(sentence)
+    if mine is None or theirs is None or mine[1] == theirs[1]:
+        return None
+    (k, _, thing), (j, _, their_thing) = mine, theirs
+    a, b = clause_of(sentence.low, j)
+    if not thing or not their_thing or not thing <= set(content(sentence.toks[a:b])) or not their_thing <= claim.words:
+        return None
+    if claim.low[k] in NEED_VERBS and not set(content(claim.toks[clause_of(claim.low, k)[0] : k])) <= set(
+        content(sentence.toks[a:b])
+    ):
+        return None
+    start = max((i for i in negators(claim.low) if i < k), default=k) if mine[1] else k
+    return Contrast("negation", sentence.unit, sentence.text, " ".join(claim.toks[start : k + 1]))
+
+
+#: what ends the thing a need names after its verb: "need a forklift licence and must be able to …"
+_THING_ENDS = frozenset("and or but".split())
+
+
+def _needs(span: Span) -> tuple[int, bool, set[str]] | None:
+    """(the position of ``span``'s first word of need, whether it is denied, the content words of
+    what is needed); None where it has none, where it lies in an "if" clause ("if needed"), or
+    where the side both says a thing is needed and that one is not."""
+    found = [k for k, t in enumerate(span.low) if t in NEED_VERBS or t in NEEDED]
+    if not found or conditional(span.low, found[0]):
+        return None
+    denied = [negated_at(span, k) for k in found]
+    if any(d != denied[0] for d in denied) or (not denied[0] and negated_after(span, found[0])):
+        return None
+    k = found[0]
+    a, b = clause_of(span.low, k)
+    if span.low[k] in NEED_VERBS:
+        end = next((i for i in range(k + 1, b) if span.low[i] in _THING_ENDS), b)
+        return k, denied[0], set(content(span.toks[k + 1 : end]))
+    return k, denied[0], set(content(span.toks[a:k]))
 
 
 #: what makes "every" an interval: "every second Tuesday", "every two weeks", "every 3 days"

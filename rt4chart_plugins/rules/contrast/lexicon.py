@@ -29,6 +29,11 @@ MODAL_VERBS = frozenset("must may should shall might can could".split())
 #: what "Pets are not accepted" denies; and the words that deny one without a negator
 PERMIT = frozenset("allowed permitted accepted admitted welcome can may".split())
 FORBID = frozenset("forbidden prohibited banned".split())
+#: the words that say a thing is needed, read as one class across a negation: "Applicants need a
+#: forklift licence" says what "A forklift licence is not required" denies. A verb (or "no need")
+#: names the thing after it, a participle or an adjective names the thing before it
+NEED_VERBS = frozenset("need needs require requires".split())
+NEEDED = frozenset("needed required necessary mandatory compulsory obligatory essential".split())
 #: a claim aligns with a sentence by a word of permission as by a word they share, whichever word
 #: each uses ("Pets are welcome" / "Pets are not accepted"); not by "can" or "may", which most hold
 PERMISSION_WORDS = (PERMIT - MODAL_VERBS) | FORBID

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from rt4chart_plugins.rules.contrast import Contrasts, reading
+from rt4chart_plugins.rules.contrast.checks import _needs
+from rt4chart_plugins.rules.contrast.reading import span
 from rt4chart_plugins.text.words import stem
 
 CAUGHT = [
@@ -295,6 +297,24 @@ def test_an_amount_the_context_gives_to_another_thing_is_no_support():
     # a claim that gives each thing its own amount is read piece by piece, not here
     context = ["Day passes cost 12 euros.", "Passes for the sauna cost 8 euros a day."]
     assert Contrasts(context).find("A day pass costs 12 euros and the sauna 8 euros.") is None
+
+
+def test_a_need_denied_in_other_words_is_a_negation():
+    context = ["Greenleaf Foods is hiring a warehouse assistant.", "Applicants need a forklift licence and must be able to lift 25 kg."]
+    for claim, at in (
+        ("A forklift licence is not required.", "not required"),
+        ("You do not need a forklift licence.", "not need"),
+    ):
+        found = Contrasts(context).find(claim)
+        assert (found.kind, found.at, found.unit) == ("negation", at, 1)
+    # what is needed, and who needs it, must be the sentence's
+    assert Contrasts(context).find("A forklift licence is required.") is None
+    assert Contrasts(context).find("Children do not need a forklift licence.") is None
+    assert Contrasts(context).find("A driving licence is not required.") is None
+    # an "if" clause, or a side that says both, asserts no need
+    assert Contrasts(["If a helmet is needed, the shop lends one for free."]).find("A helmet is not needed at the shop.") is None
+    assert _needs(span(-1, "Applicants need a forklift licence but no driving licence is required.")) is None
+    assert _needs(span(-1, "No driving licence is required.")) == (4, True, {stem("driving"), stem("licence")})
 
 
 def test_a_sentences_pieces_divide_at_its_strongest_break_between_two_amounts():
