@@ -18,6 +18,7 @@ from rt4chart_plugins.claims import asserted_span, clause_claims, no_claim_reaso
 from rt4chart_plugins.errors import InvalidReply
 from rt4chart_plugins.judges.base import DecomposeResult, Judge
 from rt4chart_plugins.pipeline.state import Claims, RunState
+from rt4chart_plugins.text.abstention import is_attribution
 from rt4chart_plugins.types import Claim, Cost, Sentence, Span, Unclaimed
 
 
@@ -89,14 +90,17 @@ def after_abstention(sentences: list[Sentence], checkable: list[Sentence], uncla
     deposit is …") or after a sentence that only abstains ("Pets aren't mentioned. Still, the
     hotel charges …"). The answerer's own words say the context did not give it this, so a judge
     may ask more of its support. An abstention that comes after the assertion ("X, but the text
-    says nothing about Y") does not put it in doubt."""
+    says nothing about Y") does not put it in doubt, nor does a sentence that opens by saying the
+    context gives it ("The page doesn't mention 5G. It does say that unused data …"): there the
+    answerer's words say the opposite."""
     starts = {s.id: s.start for s in checkable}
-    abstaining = [u for u in unclaimed if u.reason == "abstention"]
-    leading = {u.sentence_id for u in abstaining if u.sentence_id in starts and u.span.start < starts[u.sentence_id]}
-    only_abstains = {u.sentence_id for u in abstaining if u.sentence_id not in starts}
+    opening = [u for u in unclaimed if u.sentence_id in starts and u.span.start < starts[u.sentence_id]]
+    leading = {u.sentence_id for u in opening if u.reason == "abstention"}
+    attributed = {u.sentence_id for u in opening if u.reason == "preamble" and is_attribution(u.span.text)}
+    only_abstains = {u.sentence_id for u in unclaimed if u.reason == "abstention" and u.sentence_id not in starts}
     ids = [s.id for s in sentences]
     before = {b: a for a, b in zip(ids, ids[1:])}
-    return {i for i in starts if i in leading or before.get(i) in only_abstains}
+    return {i for i in starts if (i in leading or before.get(i) in only_abstains) and i not in attributed}
 
 
 def asserted(sentences: list[Sentence]) -> tuple[list[Sentence], list[Unclaimed]]:

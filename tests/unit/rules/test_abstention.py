@@ -213,6 +213,9 @@ def test_a_sentence_whose_every_clause_abstains_carries_no_claim(sentence):
     # an abstention after the assertion does not put it, or the sentence after it, in doubt
     ("The free trial lasts 14 days, but the page does not mention parking. It includes email support.",
      [False, False]),
+    # nor does a sentence that opens by saying the context gives what follows
+    ("The page does not mention parking. It does say that the free trial lasts 14 days.", [False]),
+    ("The page does not mention parking, but the page does say that the free trial lasts 14 days.", [True]),
 ])
 def test_a_claim_that_follows_the_answers_own_abstention_is_marked(answer, doubted):
     """The claims stage marks what an answer asserts right after saying the context lacks something
