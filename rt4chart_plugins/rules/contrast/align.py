@@ -30,7 +30,7 @@ from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import TIME_OF_DAY, Quantity, quantities
+from rt4chart_plugins.rules.quantities import Quantity, quantities
 from rt4chart_plugins.text.words import stem
 from rt4chart_plugins.types import Label
 
@@ -340,9 +340,12 @@ def _given_to_another(
     the words after the last piece's amount and its phrase. None when the sentence holds less
     than :data:`BOUND_ALIGNMENT` of the claim's other words, gives ``q`` twice, or the claim
     states another amount of its kind (that one is what the claim gives the other piece, and the
-    amount check reads it), and for a bare count or a time of day: what a count counts, or which
-    end of a span a time is, is not read. ``amounts`` are the sentence's, as the context read them."""
-    if not q.unit or q.kind == TIME_OF_DAY:
+    amount check reads it), and for a bare count: what it counts is not read. A time of day is
+    read ("Check-out is by 15:00" against "Check-in is from 15:00 and check-out is by 11:00"): the
+    two ends of a span ("from 9:00 to 17:00") have no break between them, and a sentence with two
+    amounts and no break between them is not cut into pieces. ``amounts`` are the sentence's, as
+    the context read them."""
+    if not q.unit:
         return None
     if any(m is not q and comparable(q, m) for m in mine):
         return None

@@ -330,6 +330,15 @@ def test_a_sentences_pieces_divide_at_its_strongest_break_between_two_amounts():
     assert (found.kind, found.at) == ("quantity", "28 euros")
 
 
+def test_a_time_of_day_a_sentence_gives_to_another_piece_is_a_contrast():
+    context = ["Check-in is from 15:00 and check-out is by 11:00."]
+    found = Contrasts(context).find("Check-out is by 15:00.")
+    assert (found.kind, found.at) == ("quantity", "15:00")
+    assert Contrasts(context).find("Check-out is by 11:00.") is None
+    # the two ends of a span are no pieces: which end a time is, is not read
+    assert Contrasts(["The gym is open from 6:00 to 22:00 on weekdays."]).find("The gym is open until 6:00 on weekdays.") is None
+
+
 def test_a_contrast_names_the_claims_own_words_it_is_about():
     """``at`` is what the phrase finder looks for in the claim, so it must be the claim's words as
     written, also where the reason says more ("… (the context: …)", "who did what to whom")."""
