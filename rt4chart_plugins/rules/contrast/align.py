@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rt4chart_plugins.rules.amounts import AmountIndex, comparable, same_amount
 from rt4chart_plugins.rules.contrast.checks import (
@@ -24,7 +24,13 @@ from rt4chart_plugins.rules.contrast.checks import (
     state,
     weekday,
 )
-from rt4chart_plugins.rules.contrast.lexicon import BOUND_ALIGNMENT, MIN_ALIGNMENT, MIN_SHARED, OPENING_PRONOUNS
+from rt4chart_plugins.rules.contrast.lexicon import (
+    BOUND_ALIGNMENT,
+    LEXICAL,
+    MIN_ALIGNMENT,
+    MIN_SHARED,
+    OPENING_PRONOUNS,
+)
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied
@@ -294,11 +300,16 @@ def _strength(brk: re.Match) -> int:
     return 3 if word.startswith(";") else 2 if word.startswith(",") or word in ("but", "while", "whereas") else 1
 
 
-def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, Quantity]] | None:
+#: what joins a span's two ends and nothing else: "from 8:30 to 17:00", "9–5"
+_SPAN_ENDS = re.compile(r"\s*(?:to|until|till|through|-|–|—)\s*", re.IGNORECASE)
+
+
+def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Quantity]]] | None:
     """``text`` cut between each two of its amounts at the strongest break between them (the last
-    of equals: :func:`_strength`), as (the
-    words before the piece's amount, the piece, its amount); None where an amount's words are not
-    found as written, or two amounts have no break between them ("from 9 am to 7 pm")."""
+    of equals: :func:`_strength`), as (the words before the piece's amounts, the piece, its
+    amounts). A span's two ends ("from 8:30 to 17:00") are one piece's amounts. None where an
+    amount's words are not found as written, or two amounts have neither a break nor a span's
+    join between them ("12 euros 50")."""
     at, found = 0, []
     for q in amounts:
         i = text.find(q.text, at)
@@ -306,17 +317,23 @@ def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, Quantity
             return None
         found.append((i, i + len(q.text), q))
         at = i + len(q.text)
+    groups = [[found[0]]]
+    for (_, end, _q), here in zip(found, found[1:]):
+        if _SPAN_ENDS.fullmatch(text, end, here[0]):
+            groups[-1].append(here)
+        else:
+            groups.append([here])
     cuts = [0]
-    for (_, end, _q), (start, _e, _r) in zip(found, found[1:]):
-        breaks = list(_AMOUNT_BREAK.finditer(text, end, start))
+    for before, after in zip(groups, groups[1:]):
+        breaks = list(_AMOUNT_BREAK.finditer(text, before[-1][1], after[0][0]))
         if not breaks:
             return None
         cuts.append(max(reversed(breaks), key=_strength).end())  # the strongest, the last of equals
     # the last piece ends at the first break after its amount: what follows ("…, whichever is later,
     # if you file a claim") may bear on every piece, as the words before the first amount may
-    tail = _AMOUNT_BREAK.search(text, found[-1][1])
+    tail = _AMOUNT_BREAK.search(text, groups[-1][-1][1])
     cuts.append(tail.start() if tail else len(text))
-    return [(text[a:i], text[a:b], q) for (a, b), (i, _, q) in zip(zip(cuts, cuts[1:]), found)]
+    return [(text[a : g[0][0]], text[a:b], [q for _, _, q in g]) for (a, b), g in zip(zip(cuts, cuts[1:]), groups)]
 
 
 def _amount_contrast(sentence: Span, q: Quantity, other: Quantity) -> Contrast:
@@ -341,10 +358,11 @@ def _given_to_another(
     than :data:`BOUND_ALIGNMENT` of the claim's other words, gives ``q`` twice, or the claim
     states another amount of its kind (that one is what the claim gives the other piece, and the
     amount check reads it), and for a bare count: what it counts is not read. A time of day is
-    read ("Check-out is by 15:00" against "Check-in is from 15:00 and check-out is by 11:00"): the
-    two ends of a span ("from 9:00 to 17:00") have no break between them, and a sentence with two
-    amounts and no break between them is not cut into pieces. ``amounts`` are the sentence's, as
-    the context read them."""
+    read ("Check-out is by 15:00" against "Check-in is from 15:00 and check-out is by 11:00"), and
+    a span's two ends are one piece's ("On Fridays the practice closes at 17:00" against "open
+    Monday to Thursday from 8:30 to 17:00 and on Fridays from 8:30 to 13:00"): which end of a span
+    a time is, is not read, only which span holds it. ``amounts`` are the sentence's, as the
+    context read them."""
     if not q.unit:
         return None
     if any(m is not q and comparable(q, m) for m in mine):
@@ -356,21 +374,29 @@ def _given_to_another(
     if pieces is None:
         return None
     amount_words = {k for m in mine for k in span(-1, m.text).keys}
-    words = claim.keys - amount_words
+    # what the claim is about, not how it says it: "closes at 17:00" names no piece by "closes"
+    words = claim.keys - amount_words - {stem(t) for t in claim.low if t in LEXICAL}
     if len(words & sentence.keys) < BOUND_ALIGNMENT * len(words):
         return None  # "With only two weeks left in the game" says more than the sentence's pieces
     head = span(-1, pieces[0][0]).keys
     own = [span(-1, piece).keys - amount_words - head for _, piece, _ in pieces]
-    holding = [i for i, (_, _, a) in enumerate(pieces) if same_amount(q, a)]
+    holding = [i for i, (_, _, held) in enumerate(pieces) if any(same_amount(q, a) for a in held)]
     if len(holding) != 1:
         return None
     i = holding[0]
-    for j, (_, _, other) in enumerate(pieces):
-        if j == i or same_amount(q, other):
+    for j, (_, _, held) in enumerate(pieces):
+        if j == i:
             continue
         if words & (own[j] - own[i]) and not words & (own[i] - own[j]):
-            return other
+            return held[0] if len(held) == 1 else _span_of(sentence.text, held)
     return None
+
+
+def _span_of(text: str, ends: list[Quantity]) -> Quantity:
+    """A span's amounts as one, for the reason to quote: "8:30 to 13:00"."""
+    start = text.find(ends[0].text)
+    stop = text.find(ends[-1].text, start + len(ends[0].text)) + len(ends[-1].text)
+    return replace(ends[0], text=text[start:stop])
 
 
 class ContrastRule:

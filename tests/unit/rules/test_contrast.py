@@ -339,6 +339,15 @@ def test_a_time_of_day_a_sentence_gives_to_another_piece_is_a_contrast():
     assert Contrasts(["The gym is open from 6:00 to 22:00 on weekdays."]).find("The gym is open until 6:00 on weekdays.") is None
 
 
+def test_a_span_of_times_is_one_piece_of_its_sentence():
+    context = ["The practice is open Monday to Thursday from 8:30 to 17:00 and on Fridays from 8:30 to 13:00."]
+    found = Contrasts(context).find("On Fridays the practice closes at 17:00.")
+    assert (found.kind, found.at) == ("quantity", "17:00") and "8:30 to 13:00" in found.claimed
+    # a time both spans hold, or the piece's own, is no contrast
+    assert Contrasts(context).find("On Fridays the practice opens at 8:30.") is None
+    assert Contrasts(context).find("On Fridays the practice closes at 13:00.") is None
+
+
 def test_a_contrast_names_the_claims_own_words_it_is_about():
     """``at`` is what the phrase finder looks for in the claim, so it must be the claim's words as
     written, also where the reason says more ("… (the context: …)", "who did what to whom")."""
