@@ -379,6 +379,11 @@ def _given_to_another(
     if len(words & sentence.keys) < BOUND_ALIGNMENT * len(words):
         return None  # "With only two weeks left in the game" says more than the sentence's pieces
     head = span(-1, pieces[0][0]).keys
+    # the words before the first amount are every piece's ("Tickets cost 28 euros in the stalls and
+    # 18 euros in the balcony"), unless a later piece says one of them before its own amount ("Adults
+    # pay 12 euros and children pay 6 euros"): then that piece has its own, and they are the first's
+    if any(head & span(-1, before).keys for before, _, _ in pieces[1:]):
+        head = set()
     own = [span(-1, piece).keys - amount_words - head for _, piece, _ in pieces]
     holding = [i for i, (_, _, held) in enumerate(pieces) if any(same_amount(q, a) for a in held)]
     if len(holding) != 1:

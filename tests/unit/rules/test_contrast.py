@@ -339,6 +339,15 @@ def test_a_time_of_day_a_sentence_gives_to_another_piece_is_a_contrast():
     assert Contrasts(["The gym is open from 6:00 to 22:00 on weekdays."]).find("The gym is open until 6:00 on weekdays.") is None
 
 
+def test_the_words_before_the_first_amount_are_its_pieces_when_a_later_piece_says_its_own():
+    context = ["Adults pay 12 euros and children pay 6 euros."]
+    found = Contrasts(context).find("Adults pay 6 euros.")
+    assert (found.kind, found.at) == ("quantity", "6 euros") and "12 euros" in found.claimed
+    assert Contrasts(context).find("Children pay 6 euros.") is None
+    # a claim of what every piece says is only vaguer than the sentence
+    assert Contrasts(["Adult tickets cost 12 euros and child tickets cost 6 euros."]).find("Tickets cost 6 euros.") is None
+
+
 def test_a_span_of_times_is_one_piece_of_its_sentence():
     context = ["The practice is open Monday to Thursday from 8:30 to 17:00 and on Fridays from 8:30 to 13:00."]
     found = Contrasts(context).find("On Fridays the practice closes at 17:00.")
