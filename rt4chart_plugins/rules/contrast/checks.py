@@ -135,7 +135,27 @@ def _negated_against_plain(claim: Span, sentence: Span, negated: Span, other: Sp
     theirs = set(names(["", *sentence.toks[at_sentence + 1 :]]))
     if mine - theirs and theirs - mine:
         return None
+    # nor of another object: "do not need a driving licence" against "need a forklift licence"
+    my_object, their_object = object_of(claim, at_claim), object_of(sentence, at_sentence)
+    if my_object and their_object and my_object not in sentence.words and their_object not in claim.words:
+        return None
     return other.toks[plain[0]]
+
+
+#: what may stand between a word and its object: "need a licence", "bring their own"
+_DETERMINERS = frozenset("a an the any their your its his her our my this that these those".split())
+
+
+def object_of(span: Span, k: int) -> str | None:
+    """The stem of the first content word right after position ``k`` when only an article or a
+    possessive stands between ("need a forklift licence": forklift); None when a preposition, a
+    comma or the end comes first ("locked at night")."""
+    for t in span.toks[k + 1 : k + 2 + SCOPE]:
+        if is_content(t):
+            return stem(t)
+        if t.lower() not in _DETERMINERS:
+            return None
+    return None
 
 
 def permission(claim: Span, sentence: Span) -> Contrast | None:

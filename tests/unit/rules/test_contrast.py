@@ -169,6 +169,8 @@ LEFT_ALONE = [
     (["Red oaks have pointed leaves."], "White oaks do not have pointed leaves."),
     # a negation about another word of the sentence
     (["The report did not name the driver who was injured."], "The driver was injured."),
+    # a negation of another object: a driving licence is not the forklift licence
+    (["Applicants need a forklift licence and must be able to lift 25 kg."], "Applicants do not need a driving licence."),
     # an obligation elsewhere in the sentence, an option for the claim's thing
     (["Guests must show a ticket; umbrellas are allowed but optional."], "Umbrellas are optional for guests."),
     # the claim says what the context says
