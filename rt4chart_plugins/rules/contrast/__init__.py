@@ -31,7 +31,8 @@ its content words, and reports a contrast when that clause marks one of these di
 
 The package reads in three steps: :mod:`.lexicon` holds the word classes, :mod:`.reading` how a
 sentence is read (stems, clauses, what a negator bears on, a clause's subject), :mod:`.checks` one
-function per kind; :mod:`.align` aligns a claim with its sentence and runs them.
+function per kind, those of a negation in :mod:`.negations`; :mod:`.align` aligns a claim with its
+sentence and runs them.
 
 It is deliberately conservative: a contrast needs a strong alignment (most of the claim's content
 words in one context sentence), and where two context sentences align equally well, every one of

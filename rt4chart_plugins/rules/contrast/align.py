@@ -1,5 +1,5 @@
 """The contrast rule's driver: a claim aligned with the context sentence that shares most of its
-words, and every check of :mod:`.checks` run against it (the rule itself is described in the
+words, and every check of :mod:`.negations` and :mod:`.checks` run against it (the rule itself is described in the
 package's docstring)."""
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ from rt4chart_plugins.rules.contrast.checks import (
     Contrast,
     extra_price,
     modality,
-    negation,
     no_price,
-    permission,
     quantifier,
     relation,
-    requirement,
     roles,
     state,
     weekday,
@@ -31,6 +28,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     MIN_SHARED,
     OPENING_PRONOUNS,
 )
+from rt4chart_plugins.rules.contrast.negations import negation, permission, requirement
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied

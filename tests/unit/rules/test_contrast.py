@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rt4chart_plugins.rules.contrast import Contrasts, reading
-from rt4chart_plugins.rules.contrast.checks import _needs
+from rt4chart_plugins.rules.contrast.negations import _needs
 from rt4chart_plugins.rules.contrast.reading import span
 from rt4chart_plugins.text.words import stem
 
