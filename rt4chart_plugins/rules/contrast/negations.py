@@ -18,6 +18,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
 )
 from rt4chart_plugins.rules.contrast.reading import (
     Span,
+    as_written,
     clause_of,
     conditional,
     content,
@@ -56,7 +57,7 @@ def negation(claim: Span, sentence: Span) -> Contrast | None:
                     "negation",
                     sentence.unit,
                     sentence.text,
-                    " ".join(negated.toks[i : k + 1]) if negated is claim else found,
+                    as_written(claim.text, negated.toks[i : k + 1]) if negated is claim else found,
                 )
         for k, word in negated_by_prefix(negated.low):
             found = _negated_against_plain(claim, sentence, negated, other, k, stem(word))
@@ -131,7 +132,7 @@ def permission(claim: Span, sentence: Span) -> Contrast | None:
         if denied is claim:  # the claim's words that deny it: "not allowed", "can not"
             start = max((k for k in negators(claim.low) if k < at_claim), default=at_claim)
             stop += claim.low[at_claim] in MODAL_VERBS
-        return Contrast("negation", sentence.unit, sentence.text, " ".join(claim.toks[start:stop]))
+        return Contrast("negation", sentence.unit, sentence.text, as_written(claim.text, claim.toks[start:stop]))
     return None
 
 
@@ -181,7 +182,7 @@ def requirement(claim: Span, sentence: Span) -> Contrast | None:
     ):
         return None
     start = max((i for i in negators(claim.low) if i < k), default=k) if mine[1] else k
-    return Contrast("negation", sentence.unit, sentence.text, " ".join(claim.toks[start : k + 1]))
+    return Contrast("negation", sentence.unit, sentence.text, as_written(claim.text, claim.toks[start : k + 1]))
 
 
 #: what ends the thing a need names after its verb: "need a forklift licence and must be able to …"

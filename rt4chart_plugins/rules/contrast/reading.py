@@ -55,6 +55,20 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def as_written(text: str, toks: Sequence[str]) -> str:
+    """The words of ``text`` that :func:`tokens` read as ``toks``, as ``text`` writes them: "don't
+    need" for "not need" (a contracted negation is read as "do", "not"); the tokens joined by spaces
+    where they are not found."""
+    parts = [r"(?:not|n['’]t)" if t.lower() == "not" else re.escape(t) for t in toks]
+    m = re.search(r"\s*".join(parts), text, re.IGNORECASE) if parts else None
+    if m is None:
+        return " ".join(toks)
+    start = m.start()
+    while start > 0 and (text[start - 1].isalpha() or text[start - 1] in "'’") and toks[0].lower() == "not":
+        start -= 1  # "n't need" → "don't need"
+    return text[start : m.end()]
+
+
 def is_content(token: str) -> bool:
     low = token.lower()
     return low not in STOPWORDS and low not in MARKERS and len(low) > 1

@@ -370,6 +370,15 @@ def test_a_contrast_names_the_claims_own_words_it_is_about():
     assert found.at == found.claimed == "Anyone"
 
 
+def test_a_negation_quotes_the_claims_words_as_it_writes_them():
+    # "don't" is read as "do", "not": the reason quotes the claim, not the reading
+    context = ["Applicants need a forklift licence."]
+    assert Contrasts(context).find("You don't need a forklift licence.").at == "don't need"
+    assert Contrasts(context).find("A forklift licence isn't required.").at == "isn't required"
+    found = Contrasts(["Members can bring one guest to the sauna."]).find("Members can't bring a guest to the sauna.")
+    assert found.at == "can't bring"
+
+
 def test_a_negation_says_the_claim_says_the_opposite_whichever_side_negates():
     # "…, not “LNER”" would read as if the context never named what it excludes
     context = ["You may travel on any Northern service that day, but not on LNER trains."]
