@@ -305,7 +305,8 @@ _SPAN_ENDS = re.compile(r"\s*(?:to|until|till|through|-|–|—)\s*", re.IGNOREC
 def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Quantity]]] | None:
     """``text`` cut between each two of its amounts at the strongest break between them (the last
     of equals: :func:`_strength`), as (the words before the piece's amounts, the piece, its
-    amounts). A span's two ends ("from 8:30 to 17:00") are one piece's amounts. None where an
+    amounts). A span's two ends ("from 8:30 to 17:00") are one piece's amounts, after the span as
+    one (:func:`_as_one`), which the piece is quoted by. None where an
     amount's words are not found as written, or two amounts have neither a break nor a span's
     join between them ("12 euros 50")."""
     at, found = 0, []
@@ -331,7 +332,20 @@ def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Qua
     # if you file a claim") may bear on every piece, as the words before the first amount may
     tail = _AMOUNT_BREAK.search(text, groups[-1][-1][1])
     cuts.append(tail.start() if tail else len(text))
-    return [(text[a : g[0][0]], text[a:b], [q for _, _, q in g]) for (a, b), g in zip(zip(cuts, cuts[1:]), groups)]
+    return [
+        (
+            text[a : g[0][0]],
+            text[a:b],
+            [q for _, _, q in g] if len(g) == 1 else [_as_one(text, g), *(q for _, _, q in g)],
+        )
+        for (a, b), g in zip(zip(cuts, cuts[1:]), groups)
+    ]
+
+
+def _as_one(text: str, ends: list[tuple[int, int, Quantity]]) -> Quantity:
+    """A span's amounts as one, as the sentence writes it ("8:30 to 13:00"), for the reason to
+    quote: the first end's, with the span's words."""
+    return replace(ends[0][2], text=text[ends[0][0] : ends[-1][1]])
 
 
 def _amount_contrast(sentence: Span, q: Quantity, other: Quantity) -> Contrast:
@@ -391,15 +405,8 @@ def _given_to_another(
         if j == i:
             continue
         if words & (own[j] - own[i]) and not words & (own[i] - own[j]):
-            return held[0] if len(held) == 1 else _span_of(sentence.text, held)
+            return held[0]
     return None
-
-
-def _span_of(text: str, ends: list[Quantity]) -> Quantity:
-    """A span's amounts as one, for the reason to quote: "8:30 to 13:00"."""
-    start = text.find(ends[0].text)
-    stop = text.find(ends[-1].text, start + len(ends[0].text)) + len(ends[-1].text)
-    return replace(ends[0], text=text[start:stop])
 
 
 class ContrastRule:

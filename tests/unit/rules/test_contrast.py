@@ -353,7 +353,7 @@ def test_the_words_before_the_first_amount_are_its_pieces_when_a_later_piece_say
 def test_a_span_of_times_is_one_piece_of_its_sentence():
     context = ["The practice is open Monday to Thursday from 8:30 to 17:00 and on Fridays from 8:30 to 13:00."]
     found = Contrasts(context).find("On Fridays the practice closes at 17:00.")
-    assert (found.kind, found.at) == ("quantity", "17:00") and "8:30 to 13:00" in found.claimed
+    assert (found.kind, found.at, found.claimed) == ("quantity", "17:00", "17:00 (the context: 8:30 to 13:00)")
     # a time both spans hold, or the piece's own, is no contrast
     assert Contrasts(context).find("On Fridays the practice opens at 8:30.") is None
     assert Contrasts(context).find("On Fridays the practice closes at 13:00.") is None
