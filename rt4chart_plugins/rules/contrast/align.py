@@ -179,18 +179,21 @@ class Contrasts:
         dated = set()
         if not gives_a_span_of_days(claim.text):
             dated = {float(d.day) for d in dates(claim.text) if (d.day, d.month) in known.days}
+        amount_words = {k for m in mine for k in span(-1, m.text).keys}
+        rest = claim.keys - amount_words  # the claim's words outside its amounts
         for q in mine:
             if q.kind.startswith("count:") and q.value in dated:
                 continue
             stated = known.everywhere.supports(q) or q.value in known.bare
-            if stated and (other := _given_to_another(claim, sentence, mine, theirs, q)) is not None:
+            if stated and (other := _given_to_another(claim, sentence, mine, amount_words, theirs, q)) is not None:
                 return _amount_contrast(sentence, q, other)
+            # a stated amount counts where the sentence gives another, not it, and holds every other
+            # word of the claim, or the context gives it only to something else
             if stated and not (
                 q.unit
-                and (
-                    self._holds_all_but_amounts(claim, sentence, mine, theirs, q)
-                    or self._given_elsewhere(claim, sentence, mine, theirs, q)
-                )
+                and rest
+                and _gives_not(sentence, theirs, q)
+                and (rest <= sentence.keys or self._given_elsewhere(rest, sentence, mine, q))
             ):
                 continue
             if not stated and not q.unit and q.value in known.numbers:
@@ -200,44 +203,24 @@ class Contrasts:
                 return _amount_contrast(sentence, q, other)
         return None
 
-    @staticmethod
-    def _holds_all_but_amounts(
-        claim: Span, sentence: Span, mine: list[Quantity], theirs: list[Quantity], q: Quantity
-    ) -> bool:
-        """Whether ``sentence`` holds every content word of ``claim`` outside its amounts, and
-        states no amount that is ``q``, nor its number bare ("brown rice 35 to 40", the unit said
-        before)."""
-        amount_words = {k for m in mine for k in span(-1, m.text).keys}
-        rest = claim.keys - amount_words
-        if not rest or not rest <= sentence.keys or AmountIndex(theirs).supports(q):
-            return False
-        return q.value not in {float(v) for v in numbers(sentence.text)}
-
-    def _given_elsewhere(
-        self, claim: Span, sentence: Span, mine: list[Quantity], theirs: list[Quantity], q: Quantity
-    ) -> bool:
+    def _given_elsewhere(self, rest: set[str], sentence: Span, mine: list[Quantity], q: Quantity) -> bool:
         """Whether the context gives the measure ``q`` only to another thing than the one the claim
         and ``sentence`` are about: "Cars parked too long may be fined 60 euros" against "Cars parked
         longer than allowed may be fined 40 euros", where 60 euros is what a permit costs. The
-        sentence must hold :data:`BOUND_ALIGNMENT` of the claim's other words and give neither ``q``
-        nor its number, the claim no other amount of its kind (it may say what each thing gets),
-        and no sentence that gives ``q`` may share any of those words. A time of day counts
-        ("Breakfast is served at 11:00" against "from 7:00 to 10:30", where 11:00 is check-out), as
-        one the context states nowhere does; a count is left out, since what it counts is not read."""
-        if q.kind.startswith("count:"):
+        sentence must hold :data:`BOUND_ALIGNMENT` of the claim's other words (``rest``), the claim
+        no other amount of its kind (it may say what each thing gets), and no sentence that gives
+        ``q`` may share any of those words. A time of day counts ("Breakfast is served at 11:00"
+        against "from 7:00 to 10:30", where 11:00 is check-out), as one the context states nowhere
+        does; a count is left out, since what it counts is not read."""
+        if q.kind.startswith("count:") or any(m is not q and comparable(q, m) for m in mine):
             return False
-        if any(m is not q and comparable(q, m) for m in mine) or AmountIndex(theirs).supports(q):
-            return False
-        if q.value in {float(v) for v in numbers(sentence.text)}:
-            return False
-        words = claim.keys - {k for m in mine for k in span(-1, m.text).keys}
-        if not words or len(words & sentence.keys) < BOUND_ALIGNMENT * len(words):
+        if len(rest & sentence.keys) < BOUND_ALIGNMENT * len(rest):
             return False
         # a sentence that gives the amount and shares a word with the claim may be what the claim
         # is about ("Capital One reported earnings per share of $6.86" against "earnings per share
         # in the quarter were $6.86", beside "Capital One earned … $6.78 per diluted share")
         return not any(
-            i != sentence.unit and amounts and words & self.sentences[i].keys and self._index_of(i).supports(q)
+            i != sentence.unit and amounts and rest & self.sentences[i].keys and self._index_of(i).supports(q)
             for i, amounts in enumerate(self.amounts().per_sentence)
         )
 
@@ -302,13 +285,13 @@ def _strength(brk: re.Match) -> int:
 _SPAN_ENDS = re.compile(r"\s*(?:to|until|till|through|-|–|—)\s*", re.IGNORECASE)
 
 
-def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Quantity]]] | None:
+def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Quantity], Quantity]] | None:
     """``text`` cut between each two of its amounts at the strongest break between them (the last
     of equals: :func:`_strength`), as (the words before the piece's amounts, the piece, its
-    amounts). A span's two ends ("from 8:30 to 17:00") are one piece's amounts, after the span as
-    one (:func:`_as_one`), which the piece is quoted by. None where an
-    amount's words are not found as written, or two amounts have neither a break nor a span's
-    join between them ("12 euros 50")."""
+    amounts, what a reason quotes of them). A span's two ends ("from 8:30 to 17:00") are one
+    piece's amounts, quoted as the span (:func:`_as_one`). None where an amount's words are not
+    found as written, or two amounts have neither a break nor a span's join between them ("12
+    euros 50")."""
     at, found = 0, []
     for q in amounts:
         i = text.find(q.text, at)
@@ -333,19 +316,21 @@ def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Qua
     tail = _AMOUNT_BREAK.search(text, groups[-1][-1][1])
     cuts.append(tail.start() if tail else len(text))
     return [
-        (
-            text[a : g[0][0]],
-            text[a:b],
-            [q for _, _, q in g] if len(g) == 1 else [_as_one(text, g), *(q for _, _, q in g)],
-        )
+        (text[a : g[0][0]], text[a:b], [q for _, _, q in g], g[0][2] if len(g) == 1 else _as_one(text, g))
         for (a, b), g in zip(zip(cuts, cuts[1:]), groups)
     ]
 
 
 def _as_one(text: str, ends: list[tuple[int, int, Quantity]]) -> Quantity:
-    """A span's amounts as one, as the sentence writes it ("8:30 to 13:00"), for the reason to
-    quote: the first end's, with the span's words."""
+    """A span's amounts as one, as the sentence writes it ("8:30 to 13:00"): the first end's, with
+    the span's words."""
     return replace(ends[0][2], text=text[ends[0][0] : ends[-1][1]])
+
+
+def _gives_not(sentence: Span, theirs: list[Quantity], q: Quantity) -> bool:
+    """Whether ``sentence`` (whose amounts are ``theirs``) states no amount that is ``q``, nor its
+    number bare ("brown rice 35 to 40", the unit said before)."""
+    return not AmountIndex(theirs).supports(q) and q.value not in {float(v) for v in numbers(sentence.text)}
 
 
 def _amount_contrast(sentence: Span, q: Quantity, other: Quantity) -> Contrast:
@@ -354,7 +339,7 @@ def _amount_contrast(sentence: Span, q: Quantity, other: Quantity) -> Contrast:
 
 
 def _given_to_another(
-    claim: Span, sentence: Span, mine: list[Quantity], amounts: list[Quantity], q: Quantity
+    claim: Span, sentence: Span, mine: list[Quantity], amount_words: set[str], amounts: list[Quantity], q: Quantity
 ) -> Quantity | None:
     """The amount of another piece of ``sentence`` that the claim's words bind ``q`` to, where
     the sentence gives ``q`` to one thing and another amount of its kind to another: "Balcony
@@ -374,7 +359,7 @@ def _given_to_another(
     a span's two ends are one piece's ("On Fridays the practice closes at 17:00" against "open
     Monday to Thursday from 8:30 to 17:00 and on Fridays from 8:30 to 13:00"): which end of a span
     a time is, is not read, only which span holds it. ``amounts`` are the sentence's, as the
-    context read them."""
+    context read them; ``amount_words`` the keys of the claim's own amounts."""
     if not q.unit:
         return None
     if any(m is not q and comparable(q, m) for m in mine):
@@ -385,7 +370,6 @@ def _given_to_another(
     pieces = _pieces(sentence.text, theirs)
     if pieces is None:
         return None
-    amount_words = {k for m in mine for k in span(-1, m.text).keys}
     # what the claim is about, not how it says it: "closes at 17:00" names no piece by "closes"
     words = claim.keys - amount_words - {stem(t) for t in claim.low if t in LEXICAL}
     if len(words & sentence.keys) < BOUND_ALIGNMENT * len(words):
@@ -394,18 +378,18 @@ def _given_to_another(
     # the words before the first amount are every piece's ("Tickets cost 28 euros in the stalls and
     # 18 euros in the balcony"), unless a later piece says one of them before its own amount ("Adults
     # pay 12 euros and children pay 6 euros"): then that piece has its own, and they are the first's
-    if any(head & span(-1, before).keys for before, _, _ in pieces[1:]):
+    if any(head & span(-1, before).keys for before, _, _, _ in pieces[1:]):
         head = set()
-    own = [span(-1, piece).keys - amount_words - head for _, piece, _ in pieces]
-    holding = [i for i, (_, _, held) in enumerate(pieces) if any(same_amount(q, a) for a in held)]
+    own = [span(-1, piece).keys - amount_words - head for _, piece, _, _ in pieces]
+    holding = [i for i, (_, _, held, _) in enumerate(pieces) if any(same_amount(q, a) for a in held)]
     if len(holding) != 1:
         return None
     i = holding[0]
-    for j, (_, _, held) in enumerate(pieces):
+    for j, (_, _, _, as_quoted) in enumerate(pieces):
         if j == i:
             continue
         if words & (own[j] - own[i]) and not words & (own[i] - own[j]):
-            return held[0]
+            return as_quoted
     return None
 
 

@@ -173,15 +173,14 @@ def requirement(claim: Span, sentence: Span) -> Contrast | None:
     mine, theirs = _needs(claim), _needs(sentence)
     if mine is None or theirs is None or mine[1] == theirs[1]:
         return None
-    (k, _, thing), (j, _, their_thing) = mine, theirs
+    (k, denied, thing), (j, _, their_thing) = mine, theirs
     a, b = clause_of(sentence.low, j)
-    if not thing or not their_thing or not thing <= set(content(sentence.toks[a:b])) or not their_thing <= claim.words:
+    their_clause = set(content(sentence.toks[a:b]))
+    if not thing or not their_thing or not thing <= their_clause or not their_thing <= claim.words:
         return None
-    if claim.low[k] in NEED_VERBS and not set(content(claim.toks[clause_of(claim.low, k)[0] : k])) <= set(
-        content(sentence.toks[a:b])
-    ):
-        return None
-    start = max((i for i in negators(claim.low) if i < k), default=k) if mine[1] else k
+    if claim.low[k] in NEED_VERBS and not set(content(claim.toks[clause_of(claim.low, k)[0] : k])) <= their_clause:
+        return None  # the claim's own subject: "Children do not need a ticket"
+    start = max((i for i in negators(claim.low) if i < k), default=k) if denied else k
     return Contrast("negation", sentence.unit, sentence.text, as_written(claim.text, claim.toks[start : k + 1]))
 
 

@@ -64,8 +64,9 @@ def as_written(text: str, toks: Sequence[str]) -> str:
     if m is None:
         return " ".join(toks)
     start = m.start()
-    while start > 0 and (text[start - 1].isalpha() or text[start - 1] in "'’") and toks[0].lower() == "not":
-        start -= 1  # "n't need" → "don't need"
+    if toks[0].lower() == "not":  # "n't need" → "don't need"
+        while start > 0 and (text[start - 1].isalpha() or text[start - 1] in "'’"):
+            start -= 1
     return text[start : m.end()]
 
 
