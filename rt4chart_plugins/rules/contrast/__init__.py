@@ -12,7 +12,9 @@ its content words, and reports a contrast when that clause marks one of these di
   also in other words of permission ("are not allowed" / "can use", "prohibited" / "permitted")
   and of need ("is not required" / "need");
 - **quantifier**: the claim generalizes what the clause restricts ("anyone" / "only", "every" /
-  "most"), or restricts what the clause generalizes ("only" / "all");
+  "most"), or restricts what the clause generalizes ("only" / "all"); keeps one of the
+  alternatives the clause lists ("only in the app" / "from the driver or with the app",
+  :mod:`.alternatives`);
 - **modality**: an obligation where the clause gives an option or a recommendation ("must" /
   "optional", "required" / "recommended"), or the reverse;
 - **direction**: the opposite pole of one scale ("longer" / "shorter", "before" / "after", "open" /
@@ -31,8 +33,8 @@ its content words, and reports a contrast when that clause marks one of these di
 
 The package reads in three steps: :mod:`.lexicon` holds the word classes, :mod:`.reading` how a
 sentence is read (stems, clauses, what a negator bears on, a clause's subject), :mod:`.checks` one
-function per kind, those of a negation in :mod:`.negations`; :mod:`.align` aligns a claim with its
-sentence and runs them.
+function per kind, those of a negation in :mod:`.negations`, those that need more reading of their
+own in :mod:`.alternatives`; :mod:`.align` aligns a claim with its sentence and runs them.
 
 It is deliberately conservative: a contrast needs a strong alignment (most of the claim's content
 words in one context sentence), and where two context sentences align equally well, every one of

@@ -1,6 +1,6 @@
 """The contrast rule's driver: a claim aligned with the context sentence that shares most of its
-words, and every check of :mod:`.negations` and :mod:`.checks` run against it (the rule itself is described in the
-package's docstring)."""
+words, and every check of :mod:`.negations`, :mod:`.checks` and :mod:`.alternatives` run against
+it (the rule itself is described in the package's docstring)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rt4chart_plugins.rules.amounts import AmountIndex, comparable, same_amount
+from rt4chart_plugins.rules.contrast.alternatives import alternatives
 from rt4chart_plugins.rules.contrast.checks import (
     Contrast,
     extra_price,
@@ -235,7 +236,7 @@ class Contrasts:
         # quantifiers and modality are read clause by clause; each check also asks that the markers
         # of both sides bear on words the other side states
         candidates = [c for c in clauses if claim.keys & c.keys]
-        for check in (quantifier, modality, relation, roles):
+        for check in (quantifier, alternatives, modality, relation, roles):
             found = found or next((r for c in candidates if (r := check(claim, c))), None)
         return (
             found

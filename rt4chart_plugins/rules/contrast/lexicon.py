@@ -25,6 +25,19 @@ SHOULD = frozenset(
     "should recommended recommend recommends advised advise advises advisable encouraged suggested".split()
 )
 MODAL_VERBS = frozenset("must may should shall might can could".split())
+#: the words that say a claim keeps one thing and no other ("can only be bought in the app"); the
+#: words before them that make them say something else ("not only", "if only", "the only"), and
+#: the words after them that make "only" mean "merely" ("only 5 euros", "only takes a few minutes")
+EXCLUSIVE = frozenset("only solely exclusively".split())
+NOT_EXCLUSIVE_BEFORE = frozenset("not if the".split())
+MERELY_AFTER = frozenset("one two three four five six seven eight nine ten half few".split())
+#: the words a conjunct of a list of alternatives opens with, by kind: "from the driver or with the
+#: app", "when the water boils or if the kettle is lifted"; "a playground and a café"
+PHRASE_OPENERS = frozenset(
+    "from with in on at by via through for to into onto inside outside over under near "
+    "when if while once unless whenever wherever".split()
+)
+DETERMINERS = frozenset("a an the its their his her our your this that these those".split())
 #: the words that grant a permission, read as one class across a negation: "Pets are welcome" says
 #: what "Pets are not accepted" denies; and the words that deny one without a negator
 PERMIT = frozenset("allowed permitted accepted admitted welcome can may".split())

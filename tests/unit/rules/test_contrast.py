@@ -427,3 +427,34 @@ def test_threads_comparing_at_once_get_what_one_thread_gets():
     finally:
         sys.setswitchinterval(interval)
     assert together == alone
+
+
+def test_only_one_of_the_alternatives_the_context_gives_is_a_contrast():
+    # the claim keeps one alternative of a list and drops the other, whichever it keeps
+    for context, claim in (
+        ("Library fines can be paid at the front desk or through the council's website.", "Fines can only be paid at the front desk."),
+        ("Library fines can be paid at the front desk or through the council's website.", "Fines can only be paid through the website."),
+        ("The pharmacy accepts payment by card or cash.", "The pharmacy accepts payment by card only."),
+        ("Ms Lena Ortiz and Mr Paul Grant teach the evening class.", "Only Ms Ortiz teaches the evening class."),
+        # the claim's subject may be the other alternative's word
+        ("The alarm sounds when the door opens or if the window is broken.", "The alarm only sounds when the door opens."),
+    ):
+        found = Contrasts([context]).find(claim)
+        assert (found.kind, found.at.lower(), found.unit) == ("quantifier", "only", 0), claim
+    context = ["Library fines can be paid at the front desk or through the council's website."]
+    # both alternatives kept, no "only", or "only" meaning "merely"
+    assert Contrasts(context).find("Fines can only be paid at the front desk or through the website.") is None
+    assert Contrasts(context).find("Fines can be paid at the front desk.") is None
+    assert Contrasts(["Library fines cost 20 cents a day or 2 euros a week."]).find("Fines cost only 2 euros a week.") is None
+    # a list of amounts is the amount checks'; "and" between clauses lists no alternatives
+    hours = ["The pool is open from 7:00 to 21:00 on weekdays and on Sundays from 9:00 to 13:00."]
+    assert Contrasts(hours).find("On Sundays the pool is only open until 13:00.") is None
+    assert Contrasts(["Members bring a guest and use the sauna for free."]).find("Members can only bring a guest.") is None
+    # a verb is no noun of a list; "only" before "a few" means "merely"; a word far after "only" is not what it keeps
+    # "only" before an article keeps one thing as much as before a noun
+    found = Contrasts(["The kit includes a pump and a repair patch."]).find("The kit only includes a pump.")
+    assert (found.kind, found.at) == ("quantifier", "only")
+    assert Contrasts(["The guard checked the tickets and waved at the crowd."]).find("The guard only checked the tickets.") is None
+    assert Contrasts(["It takes a few taps to see the stops and routes."]).find("It only takes a few taps to see the stops.") is None
+    youth = ["The club works with young people aged 12 to 18 from all districts and schools in the city."]
+    assert Contrasts(youth).find("The club works exclusively with young people aged 12 to 18 from many districts.") is None
