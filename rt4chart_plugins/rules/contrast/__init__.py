@@ -14,7 +14,8 @@ its content words, and reports a contrast when that clause marks one of these di
 - **quantifier**: the claim generalizes what the clause restricts ("anyone" / "only", "every" /
   "most"), or restricts what the clause generalizes ("only" / "all"); keeps one of the
   alternatives the clause lists ("only in the app" / "from the driver or with the app",
-  :mod:`.alternatives`);
+  :mod:`.alternatives`); or says at any time, or every day, what the clause says of some hours or
+  days ("at any time" / "outside peak hours", "every day" / "Monday to Friday", :mod:`.restrictions`);
 - **modality**: an obligation where the clause gives an option or a recommendation ("must" /
   "optional", "required" / "recommended"), or the reverse;
 - **direction**: the opposite pole of one scale ("longer" / "shorter", "before" / "after", "open" /
@@ -34,7 +35,8 @@ its content words, and reports a contrast when that clause marks one of these di
 The package reads in three steps: :mod:`.lexicon` holds the word classes, :mod:`.reading` how a
 sentence is read (stems, clauses, what a negator bears on, a clause's subject), :mod:`.checks` one
 function per kind, those of a negation in :mod:`.negations`, those that need more reading of their
-own in :mod:`.alternatives`; :mod:`.align` aligns a claim with its sentence and runs them.
+own in :mod:`.alternatives` and :mod:`.restrictions`; :mod:`.align` aligns a claim with its
+sentence and runs them.
 
 It is deliberately conservative: a contrast needs a strong alignment (most of the claim's content
 words in one context sentence), and where two context sentences align equally well, every one of

@@ -1,6 +1,6 @@
 """The contrast rule's driver: a claim aligned with the context sentence that shares most of its
-words, and every check of :mod:`.negations`, :mod:`.checks` and :mod:`.alternatives` run against
-it (the rule itself is described in the package's docstring)."""
+words, and every check of :mod:`.negations`, :mod:`.checks`, :mod:`.alternatives` and
+:mod:`.restrictions` run against it (the rule itself is described in the package's docstring)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
 )
 from rt4chart_plugins.rules.contrast.negations import negation, permission, requirement
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
+from rt4chart_plugins.rules.contrast.restrictions import unrestricted
 from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
@@ -119,18 +120,21 @@ class Contrasts:
 
     def _search(self, claim: str) -> Contrast | None:
         pieces = CONJUNCT.split(claim)
+        whole = span(-1, claim)
         for text in [claim, *(pieces if len(pieces) > 1 else [])]:
-            found = self._find(span(-1, text))
+            found = self._find(span(-1, text) if text != claim else whole, whole)
             if found:
                 return found
         return None
 
-    def _find(self, mine: Span) -> Contrast | None:
+    def _find(self, mine: Span, whole: Span) -> Contrast | None:
         shared = Counter(i for key in mine.keys for i in self._holding.get(key, ()))
         best = max(shared.values(), default=0)
         if best < MIN_SHARED or best < MIN_ALIGNMENT * len(mine.keys):
             return None
-        found = [self._compare(mine, self.sentences[i], self.clauses(i)) for i in sorted(shared) if shared[i] == best]
+        found = [
+            self._compare(mine, self.sentences[i], self.clauses(i), whole) for i in sorted(shared) if shared[i] == best
+        ]
         # several sentences align equally well: each must show the contrast, or none is reported (on
         # RAGTruth train, reporting the first that shows one fired on 15 faithful sentences, against 8)
         return found[0] if found and all(found) else None
@@ -231,7 +235,8 @@ class Contrasts:
             self._indexes[i] = AmountIndex(self.amounts().per_sentence[i])
         return self._indexes[i]
 
-    def _compare(self, claim: Span, sentence: Span, clauses: list[Span]) -> Contrast | None:
+    def _compare(self, claim: Span, sentence: Span, clauses: list[Span], whole: Span) -> Contrast | None:
+        """``claim`` is the whole claim or one of its conjuncts (``whole`` is the claim)."""
         found = negation(claim, sentence) or permission(claim, sentence) or requirement(claim, sentence)
         # quantifiers and modality are read clause by clause; each check also asks that the markers
         # of both sides bear on words the other side states
@@ -241,6 +246,7 @@ class Contrasts:
         return (
             found
             or state(claim, sentence)
+            or unrestricted(claim, sentence, clauses, whole)
             or self._quantity(claim, sentence)
             or weekday(claim, sentence)
             or no_price(claim, sentence)

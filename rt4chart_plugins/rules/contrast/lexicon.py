@@ -31,6 +31,33 @@ MODAL_VERBS = frozenset("must may should shall might can could".split())
 EXCLUSIVE = frozenset("only solely exclusively".split())
 NOT_EXCLUSIVE_BEFORE = frozenset("not if the".split())
 MERELY_AFTER = frozenset("one two three four five six seven eight nine ten half few".split())
+#: a claim's universal of time, at the grain of the hour ("open at any time") and of the day ("open
+#: every day", "always"): a sentence that says which hours, or which days, restricts it
+ANY_HOUR = re.compile(
+    r"\b(?:at\s+any\s+time|any\s*time|at\s+all\s+times|a?round\s+the\s+clock|24/7|day\s+and\s+night|all\s+day)\b",
+    re.IGNORECASE,
+)
+ANY_DAY = re.compile(
+    r"\b(?:every\s+day|(?:seven|7)\s+days\s+a\s+week|all\s+year(?:\s+round)?|year[-\s]round|always)\b", re.IGNORECASE
+)
+#: what says which days: a day of the week, wherever it stands ("open Monday to Saturday"); a
+#: holiday, a month or a season after a preposition of time or an exception ("except in August"),
+#: since "March" and "spring" are also a verb and a thing; "May" is left out, being a modal more often
+WEEK_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
+    "fridays saturdays sundays weekday weekdays weekend weekends".split()
+)
+DAY_WORDS = WEEK_WORDS | frozenset(
+    "holiday holidays january february march april june july august september october november december "
+    "spring summer autumn winter".split()
+)
+#: what says which hours ("in the morning", "outside peak hours", "during opening hours"), beside a time of day
+PART_OF_DAY = frozenset(
+    "morning mornings afternoon afternoons evening evenings night nights lunchtime midnight noon peak off-peak".split()
+)
+HOURS_OF = frozenset("opening office business working".split())
+TIME_PREPOSITIONS = frozenset("on at in during from between until till through over before after by".split())
+TIME_EXCEPTIONS = frozenset("outside except excluding unless".split())
 #: the words a conjunct of a list of alternatives opens with, by kind: "from the driver or with the
 #: app", "when the water boils or if the kettle is lifted"; "a playground and a café"
 PHRASE_OPENERS = frozenset(

@@ -11,6 +11,7 @@ import pytest
 from rt4chart_plugins.rules.contrast import Contrasts, reading
 from rt4chart_plugins.rules.contrast.negations import _needs
 from rt4chart_plugins.rules.contrast.reading import span
+from rt4chart_plugins.rules.contrast.restrictions import unrestricted
 from rt4chart_plugins.text.words import stem
 
 CAUGHT = [
@@ -458,3 +459,29 @@ def test_only_one_of_the_alternatives_the_context_gives_is_a_contrast():
     assert Contrasts(["It takes a few taps to see the stops and routes."]).find("It only takes a few taps to see the stops.") is None
     youth = ["The club works with young people aged 12 to 18 from all districts and schools in the city."]
     assert Contrasts(youth).find("The club works exclusively with young people aged 12 to 18 from many districts.") is None
+
+
+def test_a_universal_of_time_against_a_context_that_says_when_is_a_contrast():
+    pool = ["The outdoor pool is open from 10:00 to 19:00 on weekdays and from 9:00 to 20:00 at weekends."]
+    caught = (
+        # at any hour, against hours; every day, against some days; at any hour, against an exception
+        (["Dogs may use the beach outside the summer months."], "Dogs may use the beach at any time.", "at any time"),
+        (pool, "The outdoor pool is open around the clock.", "around the clock"),
+        (["The library is open on weekdays from 9:00 to 18:00."], "The library is open every day.", "every day"),
+        (["Staff can be reached by phone during office hours, except on public holidays."],
+         "Staff can be reached by phone at all times.", "at all times"),
+    )
+    for context, claim, said in caught:
+        found = Contrasts(context).find(claim)
+        assert (found.kind, found.at, found.unit) == ("quantifier", said, 0), claim
+    # a when alone after a comma restricts the clause before it
+    shifts = ["Shifts run from 7 am to 11 am, Tuesday to Saturday."]
+    assert Contrasts(shifts).find("Shifts run from 7 am to 11 am every day.").at == "every day"
+    # weekdays and weekends are every day; hours say nothing against "every day"
+    assert Contrasts(pool).find("The outdoor pool is open every day.") is None
+    assert Contrasts(["The café opens on Sundays from 10:00 to 16:00."]).find("The café is always open on Sundays.") is None
+    # the claim names the restriction's grain itself, denies it, or the context says the same universal
+    assert Contrasts(pool).find("At weekends the outdoor pool is open at any time after 9:00.") is None
+    beach, denied = span(0, "Dogs may use the beach outside the summer months."), span(-1, "Dogs may not use the beach at any time.")
+    assert unrestricted(denied, beach, [beach], denied) is None
+    assert Contrasts(["The shop is open every day from 8:00 to 20:00."]).find("The shop is open every day.") is None
