@@ -297,8 +297,8 @@ def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Qua
     of equals: :func:`_strength`), as (the words before the piece's amounts, the piece, its
     amounts, what a reason quotes of them). A span's two ends ("from 8:30 to 17:00") are one
     piece's amounts, quoted as the span (:func:`_as_one`). None where an amount's words are not
-    found as written, or two amounts have neither a break nor a span's join between them ("12
-    euros 50")."""
+    found as written, two amounts have neither a break nor a span's join between them ("12 euros
+    50"), or nothing but a list's join ("at 7:15, 11:45 and 16:30 every day")."""
     at, found = 0, []
     for q in amounts:
         i = text.find(q.text, at)
@@ -314,6 +314,8 @@ def _pieces(text: str, amounts: list[Quantity]) -> list[tuple[str, str, list[Qua
             groups.append([here])
     cuts = [0]
     for before, after in zip(groups, groups[1:]):
+        if _AMOUNT_BREAK.fullmatch(text, before[-1][1], after[0][0]):
+            return None  # listed together: what follows the last is each one's
         breaks = list(_AMOUNT_BREAK.finditer(text, before[-1][1], after[0][0]))
         if not breaks:
             return None

@@ -485,3 +485,11 @@ def test_a_universal_of_time_against_a_context_that_says_when_is_a_contrast():
     beach, denied = span(0, "Dogs may use the beach outside the summer months."), span(-1, "Dogs may not use the beach at any time.")
     assert unrestricted(denied, beach, [beach], denied) is None
     assert Contrasts(["The shop is open every day from 8:00 to 20:00."]).find("The shop is open every day.") is None
+
+
+def test_amounts_listed_together_share_what_follows_them():
+    # "every day" is each time's: it binds the claim to no piece of the list
+    context = ["The shuttle leaves the airport at 6:40, 12:10 and 18:25 every day."]
+    assert Contrasts(context).find("The shuttle leaves the airport at 6:40 every day.") is None
+    found = Contrasts(context).find("The shuttle leaves the airport at 7:40 every day.")
+    assert (found.kind, found.at) == ("quantity", "7:40")
