@@ -30,13 +30,16 @@ its content words, and reports a contrast when that clause marks one of these di
 - **quantity**: an amount the context states nowhere, or only of something else, where the
   aligned sentence states another of the same kind (:mod:`rt4chart_plugins.rules.quantities`:
   "12 miles" / "12 kilometres", "opens at 9 PM" / "opens at 9 AM", "fined 60 euros" / "fined 40
-  euros" where 60 euros is a permit's price).
+  euros" where 60 euros is a permit's price);
+- **price**: free against a price ("Shoe hire is free" / "25 percent off shoe hire"), extra
+  against included ("Breakfast costs extra" / "included in the rate"), a price for whom the
+  context says is free ("Students pay a joining fee" / "waived for students", :mod:`.prices`).
 
 The package reads in three steps: :mod:`.lexicon` holds the word classes, :mod:`.reading` how a
 sentence is read (stems, clauses, what a negator bears on, a clause's subject), :mod:`.checks` one
 function per kind, those of a negation in :mod:`.negations`, those that need more reading of their
-own in :mod:`.alternatives` and :mod:`.restrictions`; :mod:`.align` aligns a claim with its
-sentence and runs them.
+own in :mod:`.alternatives`, :mod:`.restrictions` and :mod:`.prices`; :mod:`.align` aligns a claim
+with its sentence and runs them.
 
 It is deliberately conservative: a contrast needs a strong alignment (most of the claim's content
 words in one context sentence), and where two context sentences align equally well, every one of

@@ -1,6 +1,7 @@
 """The contrast rule's driver: a claim aligned with the context sentence that shares most of its
-words, and every check of :mod:`.negations`, :mod:`.checks`, :mod:`.alternatives` and
-:mod:`.restrictions` run against it (the rule itself is described in the package's docstring)."""
+words, and every check of :mod:`.negations`, :mod:`.checks`, :mod:`.alternatives`,
+:mod:`.restrictions` and :mod:`.prices` run against it (the rule itself is described in the
+package's docstring)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     OPENING_PRONOUNS,
 )
 from rt4chart_plugins.rules.contrast.negations import negation, permission, requirement
+from rt4chart_plugins.rules.contrast.prices import priced_where_free
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
 from rt4chart_plugins.rules.contrast.restrictions import unrestricted
 from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
@@ -250,6 +252,7 @@ class Contrasts:
             or self._quantity(claim, sentence)
             or weekday(claim, sentence)
             or no_price(claim, sentence)
+            or priced_where_free(claim, sentence, self.sentences[sentence.unit - 1] if sentence.unit > 0 else None)
             or extra_price(claim, sentence)
         )
 

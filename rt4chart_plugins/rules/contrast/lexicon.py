@@ -183,6 +183,11 @@ EXTRA_PRICE = re.compile(
     re.IGNORECASE,
 )
 INCLUDED = frozenset("included includes include".split())
+#: the words that waive a price, read as saying free where the sentence speaks of a price; the
+#: words of a price; and the words a claim gives a price with ("Students pay a joining fee")
+WAIVED = frozenset("waived waive waives exempt".split())
+PRICE_WORDS = frozenset("fee fees charge charges price prices cost costs fare fares".split())
+PAY_WORDS = frozenset("pay pays paid charged costs cost".split())
 #: the share of the claim's words its aligned context sentence must hold: half, since a claim
 #: often names what its context sentence calls "it"
 MIN_ALIGNMENT = 0.5

@@ -493,3 +493,26 @@ def test_amounts_listed_together_share_what_follows_them():
     assert Contrasts(context).find("The shuttle leaves the airport at 6:40 every day.") is None
     found = Contrasts(context).find("The shuttle leaves the airport at 7:40 every day.")
     assert (found.kind, found.at) == ("quantity", "7:40")
+
+
+def test_a_price_for_whom_the_context_says_is_free_is_a_contrast():
+    context = ["The course fee of 90 euros is waived for apprentices."]
+    found = Contrasts(context).find("Apprentices pay a course fee of 90 euros.")
+    assert (found.kind, found.at) == ("price", "pay")
+    found = Contrasts(["Visitors over 80 enter the castle gardens free of charge."]).find("Visitors over 80 pay 8 euros to enter the castle gardens.")
+    assert (found.kind, found.at) == ("price", "pay")
+    # the waived thing's own price, someone else's price, or a price denied, is no contrast
+    assert Contrasts(context).find("The course fee is 90 euros.") is None
+    assert Contrasts(context).find("Students pay a course fee of 90 euros.") is None
+    assert Contrasts(context).find("Apprentices do not pay the course fee of 90 euros.") is None
+
+
+def test_a_sentence_that_prices_everyone_else_calls_free_whom_the_sentence_before_it_does():
+    context = [
+        "Entry to the botanical garden is free for children under 12, students and museum members.",
+        "Everyone else pays 9 euros.",
+    ]
+    for claim in ("Students pay 9 euros.", "Museum members pay 9 euros to enter the botanical garden."):
+        found = Contrasts(context).find(claim)
+        assert (found.kind, found.unit) == ("price", 0), claim
+    assert Contrasts(context).find("Adults pay 9 euros.") is None
