@@ -51,6 +51,7 @@ class _Amounts:
     per_sentence: list[list[Quantity]]
     bare: set[float]  # values written without a unit ("35 to 40 for brown rice": the unit said once before)
     numbers: set[float]  # every number of the context, as the number check reads them
+    unmeasured: set[float]  # those outside its measures ("3 hours"), which say nothing of how many
     days: set[tuple[int, int]]  # every (day, month) the context gives, spans of days included
 
 
@@ -152,6 +153,7 @@ class Contrasts:
         if self._amounts is None:
             per_sentence = [quantities(t) for t in self._units]
             text = "\n".join(self._units)
+            unmeasured = "\n".join(_without_measures(t, qs) for t, qs in zip(self._units, per_sentence))
             # what the context implies ("from 11:00 to 12:30": 90 minutes) is known, but is no
             # amount a claim's is compared with
             stated = [q for qs in per_sentence for q in qs]
@@ -161,6 +163,7 @@ class Contrasts:
                 per_sentence,
                 {q.value for qs in per_sentence for q in qs if not q.unit},
                 {float(v) for v in numbers(text)},
+                {float(v) for v in numbers(unmeasured)},
                 days_known(text),
             )
         return self._amounts
@@ -169,7 +172,8 @@ class Contrasts:
         """An amount of the claim that the context states nowhere, where its aligned sentence
         states another amount of the same kind: "12 miles" against "12 kilometres", "40 million"
         against "a population of about 40,000", "elected mayor in 2018" against "in 2019". A count
-        whose number the context has anywhere is left to the judge (it may be derived).
+        whose number the context has anywhere but in a measure is left to the judge (it may be
+        derived); "3 hours" says nothing against "three devices".
 
         An amount with a unit that the context states elsewhere counts too when the aligned
         sentence holds every other word of the claim and gives it another amount of that kind:
@@ -203,7 +207,11 @@ class Contrasts:
                 and (rest <= sentence.keys or self._given_elsewhere(rest, sentence, mine, q))
             ):
                 continue
-            if not stated and not q.unit and q.value in known.numbers:
+            # a count of the noun after it ("three devices") is left only for a number the context
+            # says otherwise than as a measure; a count read from the noun before it ("out of 5",
+            # "ages of 30 and 40") may be a measure whose unit is said once
+            noun_count = q.kind.startswith("count:") and not q.kind.startswith("count:of ")
+            if not stated and not q.unit and q.value in (known.unmeasured if noun_count else known.numbers):
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
@@ -337,6 +345,14 @@ def _as_one(text: str, ends: list[tuple[int, int, Quantity]]) -> Quantity:
     """A span's amounts as one, as the sentence writes it ("8:30 to 13:00"): the first end's, with
     the span's words."""
     return replace(ends[0][2], text=text[ends[0][0] : ends[-1][1]])
+
+
+def _without_measures(text: str, amounts: list[Quantity]) -> str:
+    """``text`` with the amounts that have a unit ("3 hours", "18.40 pounds", "9 PM") blanked out."""
+    for q in amounts:
+        if q.unit:
+            text = text.replace(q.text, " ", 1)
+    return text
 
 
 def _gives_not(sentence: Span, theirs: list[Quantity], q: Quantity) -> bool:

@@ -516,3 +516,14 @@ def test_a_sentence_that_prices_everyone_else_calls_free_whom_the_sentence_befor
         found = Contrasts(context).find(claim)
         assert (found.kind, found.unit) == ("price", 0), claim
     assert Contrasts(context).find("Adults pay 9 euros.") is None
+
+
+def test_a_counts_number_that_the_context_has_only_as_a_measure_is_compared():
+    context = ["The hub charges in 3 hours.", "It has two USB ports and one HDMI port."]
+    found = Contrasts(context).find("The hub has three USB ports.")
+    assert (found.kind, found.at) == ("quantity", "three")
+    # a number the context writes bare, as a count or as an ordinal, leaves the count to the judge
+    assert Contrasts(["It has two USB ports.", "A third port is planned."]).find("It has three USB ports.") is None
+    # a count read from the noun before it may be a measure whose unit is said once ("30 and 40 years")
+    ages = ["Volunteers must be between the age of 18 and 65 years."]
+    assert Contrasts(ages).find("Volunteers must be between the ages of 18 and 65.") is None
