@@ -101,7 +101,7 @@ def exclusive_at(claim: Span) -> int:
         if t not in EXCLUSIVE or (i and low[i - 1] in NOT_EXCLUSIVE_BEFORE):
             continue
         after = low[i + 1 : i + 1 + SCOPE]  # "only 5 euros", "only takes a few clicks"
-        if set(after) & MERELY_AFTER or any(ch.isdigit() for t in after for ch in t):
+        if set(after) & MERELY_AFTER or any(ch.isdigit() for word in after for ch in word):
             continue
         return i
     return -1
