@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from rt4chart_plugins.rules.dates import MONTHS, WEEKDAYS
+
 NEGATORS = frozenset("not no never none nobody nothing neither nor cannot unable instead rather".split())
 #: negators whose scope is the word after them ("not allowed", "no fee", "never closes"); a pronoun
 #: ("nobody", "nothing") negates a verb further on, so it counts for polarity but never triggers
@@ -43,13 +45,9 @@ ANY_DAY = re.compile(
 #: what says which days: a day of the week, wherever it stands ("open Monday to Saturday"); a
 #: holiday, a month or a season after a preposition of time or an exception ("except in August"),
 #: since "March" and "spring" are also a verb and a thing; "May" is left out, being a modal more often
-WEEK_WORDS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays "
-    "fridays saturdays sundays weekday weekdays weekend weekends".split()
-)
-DAY_WORDS = WEEK_WORDS | frozenset(
-    "holiday holidays january february march april june july august september october november december "
-    "spring summer autumn winter".split()
+WEEK_WORDS = frozenset([*WEEKDAYS, *(d + "s" for d in WEEKDAYS), "weekday", "weekdays", "weekend", "weekends"])
+DAY_WORDS = (
+    WEEK_WORDS | (frozenset(MONTHS) - {"may"}) | frozenset("holiday holidays spring summer autumn winter".split())
 )
 #: what says which hours ("in the morning", "outside peak hours", "during opening hours"), beside a time of day
 PART_OF_DAY = frozenset(
