@@ -262,6 +262,13 @@ def _verbal(word: str, following: str = "") -> bool:
     return inflected and low.endswith("s") and after not in _AUXILIARIES
 
 
+def has_verb(clause: str) -> bool:
+    """Whether a word of ``clause`` reads as a finite verb (:func:`_verbal`). One without ("and
+    popularity among consumers") continues a phrase of its sentence and says nothing read alone."""
+    words = clause.split()
+    return any(_verbal(w, words[k + 1] if k + 1 < len(words) else "") for k, w in enumerate(words))
+
+
 def subject_of(sentence: str) -> str | None:
     """The words before the first finite verb of ``sentence`` ("The free trial" of "The free trial
     lasts 14 days"), or None when none is found within :data:`_SUBJECT_WORDS` words."""

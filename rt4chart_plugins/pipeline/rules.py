@@ -13,7 +13,7 @@ import asyncio
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from rt4chart_plugins.claims import clause_spans, clause_with, held_alone, holds_words
+from rt4chart_plugins.claims import clause_spans, clause_with, has_verb, held_alone, holds_words
 from rt4chart_plugins.config import PipelineConfig
 from rt4chart_plugins.deadline import checkpoint
 from rt4chart_plugins.pipeline.claims import read_alone
@@ -69,8 +69,10 @@ def apply_rules(
     """Each judged claim, checked by every rule in order; the first finding decides. A claim that
     is a clause of its answer sentence is also checked through the sentence: a sentence-level
     finding goes to the clause that holds its words. The other clauses of a sentence a rule
-    contradicts, if they took the sentence's verdict, are returned as in doubt; so are all of
-    them when no clause holds the finding's words (a clause judged alone takes the finding)."""
+    contradicts, if they took the sentence's verdict and have a verb of their own, are returned as
+    in doubt (one without, "and popularity among consumers", says nothing read alone, so it keeps
+    its verdict); so are all of them when no clause holds the finding's words (a clause judged
+    alone takes the finding)."""
     sentence_of = {s.id: s.text for s in answer_sentences}
     clauses_of: dict[int, list[ClaimVerdict]] = {}
     for v in verdicts:
@@ -113,7 +115,7 @@ def apply_rules(
             doubt.clauses = [
                 v
                 for v in clauses_of[sentence_id]
-                if v.label not in (Label.CON, None) and not v.judged_alone and v.rule is None
+                if v.label not in (Label.CON, None) and not v.judged_alone and v.rule is None and has_verb(v.text)
             ]
     return [d for d in doubts.values() if d.clauses]
 

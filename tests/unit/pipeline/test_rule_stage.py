@@ -66,3 +66,25 @@ def test_the_policy_examples_second_clause_falls_with_its_sentence_on_the_traine
     assert first.rule is not None and first.rule.claim_says == "all" and first.label == Label.CON
     # "and no verification is needed" took its sentence's verdict; read alone it does not hold
     assert second.label == Label.CON and second.reason.startswith("Its sentence, read as a whole")
+
+
+def test_a_clause_with_no_verb_of_its_own_is_not_read_alone_and_keeps_its_verdict():
+    from rt4chart_plugins.pipeline.rules import apply_rules
+    from rt4chart_plugins.rules.contrast import ContrastRule
+
+    context = "Only verified new users are eligible for the trial, which includes priority support."
+    sentence = "All users are eligible for the trial, which includes priority support, and email and chat help."
+    units = [Sentence(id=0, text=context, start=0, end=len(context))]
+    answer = [Sentence(id=0, text=sentence, start=0, end=len(sentence))]
+    first = clause(0, "All users are eligible for the trial")
+    verb = clause(1, "which includes priority support")
+    verbless = clause(2, "and email and chat help")
+    rule = ContrastRule()
+    doubts = apply_rules(
+        [first, verb, verbless], [(rule, rule.read([context], context, None))], units, answer, Counter()
+    )
+    assert first.label == Label.CON and first.rule is not None and first.rule.claim_says == "All"
+    # the clause with a verb took the sentence's verdict and is read alone; the verbless conjunct
+    # says nothing alone, so it is not put in doubt
+    assert [(d.whole, [v.id for v in d.clauses]) for d in doubts] == [(False, [1])]
+    assert verbless.label == Label.ENT and verbless.rule is None
