@@ -149,7 +149,7 @@ def _unit(word: str) -> tuple[str, str] | None:
 
 def unit_of(word: str) -> bool:
     """Whether ``word`` names a unit that text measures things in ("hour", "kg", "dollars")."""
-    return _unit(_singular(word)) is not None or _unit(word) is not None
+    return _unit(singular(word)) is not None or _unit(word) is not None
 
 
 def _value(m: re.Match) -> float | None:
@@ -299,7 +299,7 @@ def _amount(m: re.Match, text: str, before: _WordsBefore) -> Quantity | None:
     if noun is None:
         last = before.last_word(m.start())
         noun = "of " + last if last else ""
-    return Quantity(value, "", "count:" + _singular(noun), m.group(0).strip())
+    return Quantity(value, "", "count:" + singular(noun), m.group(0).strip())
 
 
 class _WordsBefore:
@@ -400,5 +400,6 @@ def _read_unit(words: list[str]) -> tuple[tuple[str, str], str] | None:
     return (found, words[0]) if found else None
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """The noun a count counts, as :class:`Quantity` kinds write it ("count:port" of "ports")."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -38,7 +38,8 @@ from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
 from rt4chart_plugins.rules.finding import Finding, RuleName, quoted
-from rt4chart_plugins.rules.quantities import Quantity, quantities
+from rt4chart_plugins.rules.quantities import Quantity, quantities, singular
+from rt4chart_plugins.text.english import ORDINALS
 from rt4chart_plugins.text.words import stem
 from rt4chart_plugins.types import Label
 
@@ -51,7 +52,8 @@ class _Amounts:
     per_sentence: list[list[Quantity]]
     bare: set[float]  # values written without a unit ("35 to 40 for brown rice": the unit said once before)
     numbers: set[float]  # every number of the context, as the number check reads them
-    unmeasured: set[float]  # those outside its measures ("3 hours"), which say nothing of how many
+    unmeasured: set[float]  # those outside its measures ("3 hours") and ordinals, which say nothing of how many
+    ordinals: set[tuple[float, str]]  # each ordinal's value and the noun after it: (4, "floor") of "the fourth floor"
     days: set[tuple[int, int]]  # every (day, month) the context gives, spans of days included
 
 
@@ -154,6 +156,9 @@ class Contrasts:
             per_sentence = [quantities(t) for t in self._units]
             text = "\n".join(self._units)
             unmeasured = "\n".join(_without_measures(t, qs) for t, qs in zip(self._units, per_sentence))
+            ordinals = {
+                (float(_ordinal_value(m.group(1))), singular(m.group(2).lower())) for m in _ORDINAL.finditer(text)
+            }
             # what the context implies ("from 11:00 to 12:30": 90 minutes) is known, but is no
             # amount a claim's is compared with
             stated = [q for qs in per_sentence for q in qs]
@@ -163,7 +168,8 @@ class Contrasts:
                 per_sentence,
                 {q.value for qs in per_sentence for q in qs if not q.unit},
                 {float(v) for v in numbers(text)},
-                {float(v) for v in numbers(unmeasured)},
+                {float(v) for v in numbers(_ORDINAL.sub(" ", unmeasured))},
+                ordinals,
                 days_known(text),
             )
         return self._amounts
@@ -172,8 +178,9 @@ class Contrasts:
         """An amount of the claim that the context states nowhere, where its aligned sentence
         states another amount of the same kind: "12 miles" against "12 kilometres", "40 million"
         against "a population of about 40,000", "elected mayor in 2018" against "in 2019". A count
-        whose number the context has anywhere but in a measure is left to the judge (it may be
-        derived); "3 hours" says nothing against "three devices".
+        whose number the context has where it may be derived from is left to the judge
+        (:func:`_may_derive`); "3 hours" says nothing against "three devices", nor "the fourth
+        floor" against "four nights".
 
         An amount with a unit that the context states elsewhere counts too when the aligned
         sentence holds every other word of the claim and gives it another amount of that kind:
@@ -207,11 +214,7 @@ class Contrasts:
                 and (rest <= sentence.keys or self._given_elsewhere(rest, sentence, mine, q))
             ):
                 continue
-            # a count of the noun after it ("three devices") is left only for a number the context
-            # says otherwise than as a measure; a count read from the noun before it ("out of 5",
-            # "ages of 30 and 40") may be a measure whose unit is said once
-            noun_count = q.kind.startswith("count:") and not q.kind.startswith("count:of ")
-            if not stated and not q.unit and q.value in (known.unmeasured if noun_count else known.numbers):
+            if not stated and not q.unit and _may_derive(known, q, claim):
                 continue
             other = next((c for c in theirs if comparable(q, c)), None)
             if other is not None:
@@ -345,6 +348,28 @@ def _as_one(text: str, ends: list[tuple[int, int, Quantity]]) -> Quantity:
     """A span's amounts as one, as the sentence writes it ("8:30 to 13:00"): the first end's, with
     the span's words."""
     return replace(ends[0][2], text=text[ends[0][0] : ends[-1][1]])
+
+
+def _may_derive(known: _Amounts, q: Quantity, claim: Span) -> bool:
+    """Whether the context has the number of ``q``, a unitless amount of ``claim`` it does not
+    state, where the amount may be derived from it. A count of the noun after its number ("three
+    devices") may be derived from a number said otherwise than as a measure ("3 hours") or as an
+    ordinal of a thing the claim does not name ("the fourth floor" against "four nights"; "a third
+    port" against "three USB ports" counts); a count read from the noun before it ("out of 5",
+    "ages of 30 and 40") may be a measure whose unit is said once, so any number will do."""
+    if not q.kind.startswith("count:") or q.kind.startswith("count:of "):
+        return q.value in known.numbers
+    named = {singular(t) for t in claim.low}
+    return q.value in known.unmeasured or any(v == q.value and noun in named for v, noun in known.ordinals)
+
+
+#: an ordinal and the word after it: "the fourth floor", "her 2nd album"
+_ORDINAL = re.compile(r"\b(" + "|".join(ORDINALS) + r"|\d+(?:st|nd|rd|th))\s+([A-Za-z][\w-]*)", re.IGNORECASE)
+
+
+def _ordinal_value(word: str) -> int:
+    low = word.lower()
+    return ORDINALS[low] if low in ORDINALS else int(low[:-2])
 
 
 def _without_measures(text: str, amounts: list[Quantity]) -> str:

@@ -522,8 +522,16 @@ def test_a_counts_number_that_the_context_has_only_as_a_measure_is_compared():
     context = ["The hub charges in 3 hours.", "It has two USB ports and one HDMI port."]
     found = Contrasts(context).find("The hub has three USB ports.")
     assert (found.kind, found.at) == ("quantity", "three")
-    # a number the context writes bare, as a count or as an ordinal, leaves the count to the judge
+    # a number the context writes bare, as a count or as an ordinal of what the claim names, leaves
+    # the count to the judge
     assert Contrasts(["It has two USB ports.", "A third port is planned."]).find("It has three USB ports.") is None
+    militants = ["The strikes targeted four militants.", "Three of the alleged attackers were killed."]
+    assert Contrasts(militants).find("The strikes killed three militants.") is None
+    # an ordinal of another thing counts nothing
+    hotel = ["Your booking is confirmed for three nights.", "You have a double room on the fourth floor."]
+    found = Contrasts(hotel).find("The booking is for four nights.")
+    assert (found.kind, found.unit, found.at) == ("quantity", 0, "four")
+    assert Contrasts(hotel).find("You stay three nights on the fourth floor.") is None
     # a count read from the noun before it may be a measure whose unit is said once ("30 and 40 years")
     ages = ["Volunteers must be between the age of 18 and 65 years."]
     assert Contrasts(ages).find("Volunteers must be between the ages of 18 and 65.") is None
