@@ -294,12 +294,24 @@ class Contrasts:
 _AMOUNT_BREAK = re.compile(r"(?:[,;]\s*|\s+(?:and|but|while|whereas|or)\s+)(?!\s*[a-z]+ing\b)", re.IGNORECASE)
 
 
-def _strength(brk: re.Match) -> int:
+def _strength(brk: re.Match) -> float:
     """How strongly a break divides: a semicolon ends a clause; a comma or a contrast ("while",
     "but") most often does; "and" and "or" may join two things said of one subject ("follow-up
-    sessions last 30 minutes and cost 45 euros")."""
+    sessions last 30 minutes and cost 45 euros") or two nouns of one phrase ("a scale and polish"),
+    but one that opens a noun phrase ("and a scale and polish costs …") most often opens the next
+    piece's subject."""
     word = brk.group().strip().lower()
-    return 3 if word.startswith(";") else 2 if word.startswith(",") or word in ("but", "while", "whereas") else 1
+    if word.startswith(";"):
+        return 3
+    if word.startswith(",") or word in ("but", "while", "whereas"):
+        return 2
+    return 1.5 if _DETERMINER.match(brk.string, brk.end()) else 1
+
+
+#: what opens a noun phrase
+_DETERMINER = re.compile(
+    r"(?:a|an|the|each|every|this|that|these|those|its|their|our|your|his|her|my)\b", re.IGNORECASE
+)
 
 
 #: what joins a span's two ends and nothing else: "from 8:30 to 17:00", "9–5"

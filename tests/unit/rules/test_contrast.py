@@ -331,6 +331,11 @@ def test_a_sentences_pieces_divide_at_its_strongest_break_between_two_amounts():
         "Balcony tickets cost 28 euros."
     )
     assert (found.kind, found.at) == ("quantity", "28 euros")
+    # an "and" that opens a noun phrase divides before one inside a phrase ("a scale and polish")
+    prices = ["A check-up costs 45 euros and a scale and polish costs 60 euros."]
+    found = Contrasts(prices).find("A scale and polish costs 45 euros.")
+    assert (found.kind, found.at) == ("quantity", "45 euros")
+    assert Contrasts(prices).find("A scale and polish costs 60 euros.") is None
 
 
 def test_a_time_of_day_a_sentence_gives_to_another_piece_is_a_contrast():
