@@ -31,6 +31,9 @@ its content words, and reports a contrast when that clause marks one of these di
   aligned sentence states another of the same kind (:mod:`rt4chart_plugins.rules.quantities`:
   "12 miles" / "12 kilometres", "opens at 9 PM" / "opens at 9 AM", "fined 60 euros" / "fined 40
   euros" where 60 euros is a permit's price);
+- **date**: another day of the week for a date ("Tuesday 3 April" / "Thursday 3 April"), or days
+  of the week the clause leaves out ("open on Sundays" / "open Monday to Saturday",
+  :mod:`.restrictions`);
 - **price**: free against a price ("Shoe hire is free" / "25 percent off shoe hire"), extra
   against included ("Breakfast costs extra" / "included in the rate"), a price for whom the
   context says is free ("Students pay a joining fee" / "waived for students", :mod:`.prices`).

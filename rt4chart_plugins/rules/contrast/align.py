@@ -33,7 +33,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
 from rt4chart_plugins.rules.contrast.negations import negation, permission, requirement
 from rt4chart_plugins.rules.contrast.prices import priced_where_free
 from rt4chart_plugins.rules.contrast.reading import CONJUNCT, Span, clauses, span
-from rt4chart_plugins.rules.contrast.restrictions import unrestricted
+from rt4chart_plugins.rules.contrast.restrictions import other_days, unrestricted
 from rt4chart_plugins.rules.dates import dates, days_known, gives_a_span_of_days
 from rt4chart_plugins.rules.derived import implied
 from rt4chart_plugins.rules.facts import numbers
@@ -260,6 +260,7 @@ class Contrasts:
             found
             or state(claim, sentence)
             or unrestricted(claim, sentence, clauses, whole)
+            or other_days(claim, sentence, clauses, whole)
             or self._quantity(claim, sentence)
             or weekday(claim, sentence)
             or no_price(claim, sentence)

@@ -8,6 +8,9 @@ of the day ("in the morning", "outside peak hours"), and the day, and so the hou
 of the week, a month or a season ("on weekdays", "except in August"). A claim that names a time
 at the restriction's grain itself restricts it too: "always open on Sundays" says nothing against
 "open on Sundays from 10:00 to 16:00", nor "always trains on Mondays" against "on Mondays and Fridays".
+
+A claim that names days of the week says when as well: "open on Sundays" against "open Monday to
+Saturday" names a day the sentence leaves out (:func:`other_days`).
 """
 
 from __future__ import annotations
@@ -21,17 +24,30 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     DAY_WORDS,
     HOURS_OF,
     PART_OF_DAY,
+    STATE,
     TIME_EXCEPTIONS,
     TIME_PREPOSITIONS,
     WEEK_WORDS,
 )
 from rt4chart_plugins.rules.contrast.reading import Span, is_content, negators, tokens
+from rt4chart_plugins.rules.dates import WEEKDAYS
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
 
 #: the grains, finer to coarser: a restriction of the day restricts the hour too
 HOUR, DAY = 1, 2
 #: how far before a day or a part of the day its preposition may stand ("on Mondays and Fridays")
 _REACH = 2
+#: the days of the week each word names, Monday 0: "Sundays", "weekdays"
+_DAYS_OF = {
+    **{d: {i} for i, d in enumerate(WEEKDAYS)},
+    **{d + "s": {i} for i, d in enumerate(WEEKDAYS)},
+    "weekday": set(range(5)),
+    "weekdays": set(range(5)),
+    "weekend": {5, 6},
+    "weekends": {5, 6},
+}
+#: what joins the two ends of a span of days: "Monday to Saturday", "Monday-Friday"
+_DAY_SPAN = frozenset("to through till until - –".split())
 
 
 def universal(text: str) -> tuple[int, str]:
@@ -102,3 +118,51 @@ def unrestricted(claim: Span, sentence: Span, clauses: list[Span], whole: Span) 
     if any(g >= grain and g not in mine for g in theirs):
         return Contrast("quantifier", sentence.unit, sentence.text, said)
     return None
+
+
+def days_named(low: Sequence[str]) -> set[int]:
+    """The days of the week ``low`` names (Monday 0), a span's days included ("Monday to
+    Saturday": 0 to 5; "Friday to Sunday": 4 to 6)."""
+    days: set[int] = set()
+    for j, t in enumerate(low):
+        if t not in _DAYS_OF:
+            continue
+        days |= _DAYS_OF[t]
+        if j + 2 < len(low) and low[j + 1] in _DAY_SPAN and low[j + 2] in WEEKDAYS and t in WEEKDAYS:
+            first, last = WEEKDAYS.index(t), WEEKDAYS.index(low[j + 2])
+            days |= {(first + k) % 7 for k in range((last - first) % 7 + 1)}
+    return days
+
+
+def _poles(low: Sequence[str]) -> set[tuple[int, int]]:
+    return {pole for t in low for pole in STATE.get(t, ())}
+
+
+def other_days(claim: Span, sentence: Span, clauses: list[Span], whole: Span) -> Contrast | None:
+    """The claim gives what it says days of the week that the clause of ``sentence`` sharing most
+    of its words leaves out: "Lectures are held on Mondays and Wednesdays" against "taught … on
+    Tuesdays and Thursdays", "On Sundays the limit applies" against "limited to two hours …,
+    Monday to Saturday". Left alone: a day the sentence names anywhere, a negated side, an
+    exception or a universal of time on either side, other poles of a one-place scale ("closed on
+    Sundays" against "open Monday to Saturday"), and a side that says the second pole ("closed on
+    Mondays" excepts Mondays, and "closes at 2 pm on Saturdays" is no other day it is closed)."""
+    mine = days_named(whole.low)
+    if not mine or negators(whole.low) or negators(sentence.low):
+        return None
+    if mine & days_named(sentence.low) or universal(whole.text)[0] or universal(sentence.text)[0]:
+        return None
+    shared = [len(claim.words & c.words) for c in clauses]
+    if not shared or max(shared) == 0:
+        return None
+    best = shared.index(max(shared))
+    zone = [clauses[best]]
+    if best + 1 < len(clauses) and _when_of(clauses[best + 1]):
+        zone.append(clauses[best + 1])
+    low = [t for c in zone for t in c.low]
+    if not days_named(low) or any(t in TIME_EXCEPTIONS for t in [*low, *whole.low]):
+        return None
+    poles = _poles(whole.low)
+    if poles != _poles(low) or any(sign < 0 for _, sign in poles):
+        return None
+    said = next(t for t in tokens(whole.text) if t.lower() in _DAYS_OF)
+    return Contrast("date", sentence.unit, sentence.text, said)

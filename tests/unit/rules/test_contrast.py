@@ -540,3 +540,22 @@ def test_a_counts_number_that_the_context_has_only_as_a_measure_is_compared():
     # a count read from the noun before it may be a measure whose unit is said once ("30 and 40 years")
     ages = ["Volunteers must be between the age of 18 and 65 years."]
     assert Contrasts(ages).find("Volunteers must be between the ages of 18 and 65.") is None
+
+
+def test_days_of_the_week_the_sentence_leaves_out_are_a_contrast():
+    shop = ["The shop is open Monday to Saturday from 9:00 to 18:00."]
+    found = Contrasts(shop).find("The shop is open on Sundays.")
+    assert (found.kind, found.unit, found.at) == ("date", 0, "Sundays")
+    assert Contrasts(shop).find("The shop opens at 9:00 on Saturdays.") is None  # inside the span
+    assert Contrasts(shop).find("The shop is closed on Sundays.") is None  # the other pole
+    assert Contrasts(shop).find("The shop is not open on Sundays.") is None
+    # the days of a second pole are an exception to the rest
+    closed = ["The shop is closed on Mondays."]
+    assert Contrasts(closed).find("On Saturdays, the shop closes at 2 pm.") is None
+    bus = ["Bus 42 runs every 10 minutes on weekdays and every 20 minutes on Sundays."]
+    found = Contrasts(bus).find("Bus 42 runs on Saturdays.")
+    assert (found.kind, found.at) == ("date", "Saturdays")
+    assert Contrasts(bus).find("Bus 42 runs every 20 minutes on Sundays.") is None
+    # the days an exception names are the ones excepted: this check leaves them alone
+    assert Contrasts(["The shop is open every day except Mondays."]).find("The shop is open on Mondays.") is None
+
