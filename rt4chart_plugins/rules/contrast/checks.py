@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rt4chart_plugins.rules.contrast.lexicon import (
     ALL,
     COMPARATIVE,
+    DAY_WORDS,
     EXTRA_PRICE,
     INCLUDED,
     MAY,
@@ -317,12 +318,13 @@ def weekday(claim: Span, sentence: Span) -> Contrast | None:
 
 
 def phrase(toks: Sequence[str], i: int, step: int) -> set[str]:
-    """The run of names nearest to position ``i`` in direction ``step``, within :data:`SCOPE` words."""
+    """The run of names nearest to position ``i`` in direction ``step``, within :data:`SCOPE` words.
+    A day or a month ("on Mondays", "in April") says when, not who: it is no name."""
     out: set[str] = set()
     k = i + step
     while 0 <= k < len(toks) and abs(k - i) <= SCOPE + len(out):
         t = toks[k]
-        if is_content(t) and t[:1].isupper():  # a sentence's first word too: "Norcast acquired …"
+        if is_content(t) and t[:1].isupper() and t.lower() not in DAY_WORDS:  # first words too: "Norcast …"
             out.add(stem(t))
         elif out or t in ",;":
             break

@@ -559,3 +559,9 @@ def test_days_of_the_week_the_sentence_leaves_out_are_a_contrast():
     # the days an exception names are the ones excepted: this check leaves them alone
     assert Contrasts(["The shop is open every day except Mondays."]).find("The shop is open on Mondays.") is None
 
+
+def test_a_day_of_the_week_is_no_name_in_who_did_what_to_whom():
+    course = ["Introduction to Statistics (STAT 101) is taught by Dr Helena Marsh on Tuesdays and Thursdays."]
+    found = Contrasts(course).find("STAT 101 is taught on Mondays.")
+    assert (found.kind, found.at) == ("date", "Mondays")
+    assert Contrasts(course).find("Dr Helena Marsh is taught by STAT 101.").kind == "roles"
