@@ -91,6 +91,20 @@ def _when_of(clause: Span) -> bool:
     return bool(clause.words) and all(t in DAY_WORDS or t in PART_OF_DAY for t in clause.low if is_content(t))
 
 
+def _zone(claim: Span, clauses: list[Span]) -> list[Span]:
+    """The clause that shares most of the claim's words (none when none shares any), with the
+    clause after it when that one opens with an exception or says nothing but when: "open every
+    day, except on public holidays", "from 6 am to 10 am, Monday to Friday"."""
+    shared = [len(claim.words & c.words) for c in clauses]
+    if not shared or max(shared) == 0:
+        return []
+    best = shared.index(max(shared))
+    zone = [clauses[best]]
+    if best + 1 < len(clauses) and _when_of(clauses[best + 1]):
+        zone.append(clauses[best + 1])
+    return zone
+
+
 def unrestricted(claim: Span, sentence: Span, clauses: list[Span], whole: Span) -> Contrast | None:
     """The claim says at any time, or every day, what the clause of ``sentence`` that shares most
     of its words restricts at that grain or a coarser one, and the claim names no time at that
@@ -103,15 +117,9 @@ def unrestricted(claim: Span, sentence: Span, clauses: list[Span], whole: Span) 
     theirs_too = universal(sentence.text)[0]
     if theirs_too and theirs_too <= grain:
         return None  # "open every day from 9:00 to 17:00" says "every day" as the claim does
-    shared = [len(claim.words & c.words) for c in clauses]
-    if not shared or max(shared) == 0:
+    zone = _zone(claim, clauses)
+    if not zone:
         return None
-    best = shared.index(max(shared))
-    zone = [clauses[best]]
-    # "open every day, except on public holidays", "from 6 am to 10 am, Monday to Friday": an
-    # exception, or a when alone, is a clause of its own
-    if best + 1 < len(clauses) and _when_of(clauses[best + 1]):
-        zone.append(clauses[best + 1])
     theirs = set().union(*(restrictions(c.low, c.text) for c in zone))
     rest = whole.text.replace(said, " ")
     mine = restrictions([t.lower() for t in tokens(rest)], rest, said=True)
@@ -135,30 +143,25 @@ def days_named(low: Sequence[str]) -> set[int]:
 
 
 def _poles(low: Sequence[str]) -> set[tuple[int, int]]:
+    """The poles of one-place scales ``low`` says, as (scale, sign): "open" is the first pole of its
+    scale, "closed" the second."""
     return {pole for t in low for pole in STATE.get(t, ())}
 
 
 def other_days(claim: Span, sentence: Span, clauses: list[Span], whole: Span) -> Contrast | None:
     """The claim gives what it says days of the week that the clause of ``sentence`` sharing most
-    of its words leaves out: "Lectures are held on Mondays and Wednesdays" against "taught … on
-    Tuesdays and Thursdays", "On Sundays the limit applies" against "limited to two hours …,
-    Monday to Saturday". Left alone: a day the sentence names anywhere, a negated side, an
-    exception or a universal of time on either side, other poles of a one-place scale ("closed on
-    Sundays" against "open Monday to Saturday"), and a side that says the second pole ("closed on
-    Mondays" excepts Mondays, and "closes at 2 pm on Saturdays" is no other day it is closed)."""
+    of its words leaves out: "The shop is open on Sundays" against "open Monday to Saturday",
+    "Bus 42 runs on Saturdays" against "every 10 minutes on weekdays and every 20 minutes on
+    Sundays". Left alone: a day the sentence names anywhere, a negated side, an exception or a
+    universal of time on either side, other poles of a one-place scale ("closed on Sundays" against
+    "open Monday to Saturday"), and a side that says the second pole ("closed on Mondays" excepts
+    Mondays, and "closes at 2 pm on Saturdays" is no other day it is closed)."""
     mine = days_named(whole.low)
     if not mine or negators(whole.low) or negators(sentence.low):
         return None
     if mine & days_named(sentence.low) or universal(whole.text)[0] or universal(sentence.text)[0]:
         return None
-    shared = [len(claim.words & c.words) for c in clauses]
-    if not shared or max(shared) == 0:
-        return None
-    best = shared.index(max(shared))
-    zone = [clauses[best]]
-    if best + 1 < len(clauses) and _when_of(clauses[best + 1]):
-        zone.append(clauses[best + 1])
-    low = [t for c in zone for t in c.low]
+    low = [t for c in _zone(claim, clauses) for t in c.low]
     if not days_named(low) or any(t in TIME_EXCEPTIONS for t in [*low, *whole.low]):
         return None
     poles = _poles(whole.low)
