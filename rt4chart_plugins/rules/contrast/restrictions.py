@@ -15,6 +15,7 @@ Saturday" names a day the sentence leaves out (:func:`other_days`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rt4chart_plugins.rules.contrast.checks import Contrast
@@ -32,6 +33,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
 from rt4chart_plugins.rules.contrast.reading import Span, is_content, negators, tokens
 from rt4chart_plugins.rules.dates import WEEKDAYS
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
+from rt4chart_plugins.text.words import stem
 
 #: the grains, finer to coarser: a restriction of the day restricts the hour too
 HOUR, DAY = 1, 2
@@ -46,8 +48,12 @@ _DAYS_OF = {
     "weekend": {5, 6},
     "weekends": {5, 6},
 }
-#: what joins the two ends of a span of days: "Monday to Saturday", "Monday-Friday"
-_DAY_SPAN = frozenset("to through till until - –".split())
+_A_DAY = "(" + "|".join(WEEKDAYS) + ")s?"
+#: a day's word, and a span of days: "Monday to Saturday", "Monday–Friday"
+_DAY_WORD = re.compile(r"\b(?:" + "|".join(_DAYS_OF) + r")\b", re.IGNORECASE)
+_DAY_SPAN = re.compile(r"\b" + _A_DAY + r"\s*(?:to|through|till|until|-|–|—)\s*" + _A_DAY + r"\b", re.IGNORECASE)
+#: a day written short ("Mon–Fri", "Sat"): a text that has one is not read for its days
+_SHORT_DAY = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b", re.IGNORECASE)
 
 
 def universal(text: str) -> tuple[int, str]:
@@ -128,17 +134,18 @@ def unrestricted(claim: Span, sentence: Span, clauses: list[Span], whole: Span) 
     return None
 
 
-def days_named(low: Sequence[str]) -> set[int]:
-    """The days of the week ``low`` names (Monday 0), a span's days included ("Monday to
-    Saturday": 0 to 5; "Friday to Sunday": 4 to 6)."""
+def days_named(text: str) -> set[int] | None:
+    """The days of the week ``text`` names (Monday 0), a span's days included ("Monday to
+    Saturday": 0 to 5; "Friday–Sunday": 4 to 6); None when it writes a day short ("Mon–Fri"),
+    which is not read."""
+    if _SHORT_DAY.search(text):
+        return None
     days: set[int] = set()
-    for j, t in enumerate(low):
-        if t not in _DAYS_OF:
-            continue
-        days |= _DAYS_OF[t]
-        if j + 2 < len(low) and low[j + 1] in _DAY_SPAN and low[j + 2] in WEEKDAYS and t in WEEKDAYS:
-            first, last = WEEKDAYS.index(t), WEEKDAYS.index(low[j + 2])
-            days |= {(first + k) % 7 for k in range((last - first) % 7 + 1)}
+    for m in _DAY_WORD.finditer(text):
+        days |= _DAYS_OF[m.group(0).lower()]
+    for m in _DAY_SPAN.finditer(text):
+        first, last = WEEKDAYS.index(m.group(1).lower()), WEEKDAYS.index(m.group(2).lower())
+        days |= {(first + k) % 7 for k in range((last - first) % 7 + 1)}
     return days
 
 
@@ -152,17 +159,23 @@ def other_days(claim: Span, sentence: Span, clauses: list[Span], whole: Span) ->
     """The claim gives what it says days of the week that the clause of ``sentence`` sharing most
     of its words leaves out: "The shop is open on Sundays" against "open Monday to Saturday",
     "Bus 42 runs on Saturdays" against "every 10 minutes on weekdays and every 20 minutes on
-    Sundays". Left alone: a day the sentence names anywhere, a negated side, an exception or a
-    universal of time on either side, other poles of a one-place scale ("closed on Sundays" against
-    "open Monday to Saturday"), and a side that says the second pole ("closed on Mondays" excepts
-    Mondays, and "closes at 2 pm on Saturdays" is no other day it is closed)."""
-    mine = days_named(whole.low)
-    if not mine or negators(whole.low) or negators(sentence.low):
+    Sundays". Left alone: a claim with a word the sentence lacks, a day the sentence names
+    anywhere, a negated side, an exception or a universal of time on either side, other poles of
+    a one-place scale ("closed on Sundays" against "open Monday to Saturday"), and a side that says
+    the second pole ("closed on Mondays" excepts Mondays, and "closes at 2 pm on Saturdays" is no
+    other day it is closed)."""
+    mine, everywhere = days_named(whole.text), days_named(sentence.text)
+    if not mine or everywhere is None or mine & everywhere or negators(whole.low) or negators(sentence.low):
         return None
-    if mine & days_named(sentence.low) or universal(whole.text)[0] or universal(sentence.text)[0]:
+    if universal(whole.text)[0] or universal(sentence.text)[0]:
         return None
-    low = [t for c in _zone(claim, clauses) for t in c.low]
-    if not days_named(low) or any(t in TIME_EXCEPTIONS for t in [*low, *whole.low]):
+    # the claim says nothing but the sentence's words and its days: "The attack happened on
+    # Sunday" is not read against "Police said on Monday that the attack …", whose day is the saying's
+    if whole.words - {stem(t) for t in whole.low if t in _DAYS_OF} - sentence.words:
+        return None
+    zone = _zone(claim, clauses)
+    low = [t for c in zone for t in c.low]
+    if not days_named(" ".join(c.text for c in zone)) or any(t in TIME_EXCEPTIONS for t in [*low, *whole.low]):
         return None
     poles = _poles(whole.low)
     if poles != _poles(low) or any(sign < 0 for _, sign in poles):

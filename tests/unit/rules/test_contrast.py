@@ -556,6 +556,15 @@ def test_days_of_the_week_the_sentence_leaves_out_are_a_contrast():
     found = Contrasts(bus).find("Bus 42 runs on Saturdays.")
     assert (found.kind, found.at) == ("date", "Saturdays")
     assert Contrasts(bus).find("Bus 42 runs every 20 minutes on Sundays.") is None
+    # a span of days written with a dash is the days between; days written short are not read
+    office = ["The office is open Monday – Friday from 9:00 to 17:00."]
+    assert Contrasts(office).find("The office is open on Wednesdays.") is None
+    assert Contrasts(office).find("The office is open on Saturdays.").kind == "date"
+    short = ["The office is open Mon–Fri 9:00 to 17:00 and Saturdays 10:00 to 14:00."]
+    assert Contrasts(short).find("The office is open on Wednesdays.") is None
+    # a claim with a word the sentence lacks may be about another day than the sentence's
+    police = ["Police said on Monday that the attack on the embassy killed three guards."]
+    assert Contrasts(police).find("The attack on the embassy happened on Sunday.") is None
     # the days an exception names are the ones excepted: this check leaves them alone
     assert Contrasts(["The shop is open every day except Mondays."]).find("The shop is open on Mondays.") is None
 
