@@ -221,3 +221,63 @@ def gives_a_span_of_days(text: str) -> bool:
     July"): each end is then a bound to compare, not a day said to fall inside another span."""
     text = _months_titled(strip_markers(text))
     return bool(_DAY_SPAN.search(text) or _stays(text))
+
+
+#: a day of the week, singular or plural; a span of them, "weekdays", "weekends", every day, and
+#: the vague groups that name no days ("most days")
+_A_WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")s?"
+_DAY_GROUP = re.compile(
+    rf"\b(?P<range>{_A_WEEKDAY}\s*(?:-|–|through|thru|to|until|till)\s*{_A_WEEKDAY})\b"
+    rf"|\b(?P<day>{_A_WEEKDAY})\b"
+    r"|\b(?P<weekdays>weekdays|week\s?days)\b"
+    r"|\b(?P<weekends>weekends?)\b"
+    r"|\b(?P<all>every\s+day(?:\s+of\s+the\s+week)?|daily|(?:seven|7)\s+days\s+a\s+week|all\s+week(?:\s+long)?)\b"
+    r"|\b(?P<vague>most\s+days|other\s+days|some\s+days|the\s+rest\s+of\s+the\s+week|weeknights?|certain\s+days)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class DayGroup:
+    """Days of the week a text speaks of together, where it writes them (``start``, ``end``).
+    ``days``: Monday 0; None for a vague group ("most days")."""
+
+    start: int
+    end: int
+    days: tuple[int, ...] | None
+
+
+def _weekday_index(word: str) -> int:
+    return WEEKDAYS.index(word.lower().removesuffix("s"))  # every day name ends in "y"
+
+
+def day_groups(text: str) -> list[DayGroup]:
+    """The days of the week ``text`` names, in groups: a day, a span ("Monday to Friday",
+    "Friday–Sunday"), "weekdays", "weekends", every day, and lists ("Fridays and Saturdays",
+    "Monday, Tuesday") merged into one group. Only full day names count."""
+    found: list[DayGroup] = []
+    for m in _DAY_GROUP.finditer(text):
+        if m.group("range"):
+            first, last = (_weekday_index(w) for w in re.findall(_A_WEEKDAY, m.group("range"), re.IGNORECASE))
+            days: tuple[int, ...] | None = tuple((first + k) % 7 for k in range((last - first) % 7 + 1))
+        elif m.group("day"):
+            days = (_weekday_index(m.group("day")),)
+        elif m.group("weekdays"):
+            days = (0, 1, 2, 3, 4)
+        elif m.group("weekends"):
+            days = (5, 6)
+        elif m.group("all"):
+            days = tuple(range(7))
+        else:
+            days = None
+        prev = found[-1] if found else None
+        if (
+            prev
+            and prev.days is not None
+            and days is not None
+            and re.fullmatch(r"\s*(?:,|and|&)?\s*(?:and\s+)?(?:on\s+)?", text[prev.end : m.start()], re.IGNORECASE)
+        ):
+            found[-1] = DayGroup(prev.start, m.end(), prev.days + days)
+        else:
+            found.append(DayGroup(m.start(), m.end(), days))
+    return found

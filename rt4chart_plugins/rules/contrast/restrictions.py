@@ -31,7 +31,7 @@ from rt4chart_plugins.rules.contrast.lexicon import (
     WEEK_WORDS,
 )
 from rt4chart_plugins.rules.contrast.reading import Span, is_content, negators, tokens
-from rt4chart_plugins.rules.dates import WEEKDAYS
+from rt4chart_plugins.rules.dates import day_groups
 from rt4chart_plugins.rules.quantities import TIME_OF_DAY, quantities
 from rt4chart_plugins.text.words import stem
 
@@ -39,19 +39,6 @@ from rt4chart_plugins.text.words import stem
 HOUR, DAY = 1, 2
 #: how far before a day or a part of the day its preposition may stand ("on Mondays and Fridays")
 _REACH = 2
-#: the days of the week each word names, Monday 0: "Sundays", "weekdays"
-_DAYS_OF = {
-    **{d: {i} for i, d in enumerate(WEEKDAYS)},
-    **{d + "s": {i} for i, d in enumerate(WEEKDAYS)},
-    "weekday": set(range(5)),
-    "weekdays": set(range(5)),
-    "weekend": {5, 6},
-    "weekends": {5, 6},
-}
-_A_DAY = "(" + "|".join(WEEKDAYS) + ")s?"
-#: a day's word, and a span of days: "Monday to Saturday", "Monday–Friday"
-_DAY_WORD = re.compile(r"\b(?:" + "|".join(_DAYS_OF) + r")\b", re.IGNORECASE)
-_DAY_SPAN = re.compile(r"\b" + _A_DAY + r"\s*(?:to|through|till|until|-|–|—)\s*" + _A_DAY + r"\b", re.IGNORECASE)
 #: a day written short ("Mon–Fri", "Sat"): a text that has one is not read for its days
 _SHORT_DAY = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b", re.IGNORECASE)
 
@@ -135,18 +122,13 @@ def unrestricted(claim: Span, sentence: Span, clauses: list[Span], whole: Span) 
 
 
 def days_named(text: str) -> set[int] | None:
-    """The days of the week ``text`` names (Monday 0), a span's days included ("Monday to
-    Saturday": 0 to 5; "Friday–Sunday": 4 to 6); None when it writes a day short ("Mon–Fri"),
-    which is not read."""
-    if _SHORT_DAY.search(text):
+    """The days of the week ``text`` names (Monday 0, :func:`~rt4chart_plugins.rules.dates.day_groups`),
+    a span's days included ("Monday to Saturday": 0 to 5; "Friday–Sunday": 4 to 6); None when
+    it writes a day short ("Mon–Fri") or names vague days ("most days"), which are not read."""
+    groups = day_groups(text)
+    if _SHORT_DAY.search(text) or any(g.days is None for g in groups):
         return None
-    days: set[int] = set()
-    for m in _DAY_WORD.finditer(text):
-        days |= _DAYS_OF[m.group(0).lower()]
-    for m in _DAY_SPAN.finditer(text):
-        first, last = WEEKDAYS.index(m.group(1).lower()), WEEKDAYS.index(m.group(2).lower())
-        days |= {(first + k) % 7 for k in range((last - first) % 7 + 1)}
-    return days
+    return {d for g in groups for d in g.days or ()}
 
 
 def _poles(low: Sequence[str]) -> set[tuple[int, int]]:
@@ -164,14 +146,17 @@ def other_days(claim: Span, sentence: Span, clauses: list[Span], whole: Span) ->
     a one-place scale ("closed on Sundays" against "open Monday to Saturday"), and a side that says
     the second pole ("closed on Mondays" excepts Mondays, and "closes at 2 pm on Saturdays" is no
     other day it is closed)."""
-    mine, everywhere = days_named(whole.text), days_named(sentence.text)
-    if not mine or everywhere is None or mine & everywhere or negators(whole.low) or negators(sentence.low):
+    mine = days_named(whole.text)
+    if not mine or negators(whole.low) or negators(sentence.low):
+        return None
+    everywhere = days_named(sentence.text)
+    if everywhere is None or mine & everywhere:
         return None
     if universal(whole.text)[0] or universal(sentence.text)[0]:
         return None
     # the claim says nothing but the sentence's words and its days: "The attack happened on
     # Sunday" is not read against "Police said on Monday that the attack …", whose day is the saying's
-    if whole.words - {stem(t) for t in whole.low if t in _DAYS_OF} - sentence.words:
+    if whole.words - {stem(t) for t in whole.low if t in WEEK_WORDS} - sentence.words:
         return None
     zone = _zone(claim, clauses)
     low = [t for c in zone for t in c.low]
@@ -180,5 +165,6 @@ def other_days(claim: Span, sentence: Span, clauses: list[Span], whole: Span) ->
     poles = _poles(whole.low)
     if poles != _poles(low) or any(sign < 0 for _, sign in poles):
         return None
-    said = next(t for t in tokens(whole.text) if t.lower() in _DAYS_OF)
-    return Contrast("date", sentence.unit, sentence.text, said)
+    # the claim's first day word is what it says otherwise (a list's first day: the clause it stands in)
+    first = day_groups(whole.text)[0]
+    return Contrast("date", sentence.unit, sentence.text, tokens(whole.text[first.start : first.end])[0])

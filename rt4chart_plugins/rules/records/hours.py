@@ -30,20 +30,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rt4chart_plugins.rules.dates import WEEKDAYS, DayGroup, day_groups
 from rt4chart_plugins.rules.records.fields import RecordField
 from rt4chart_plugins.text.english import CLOCK_12H_PATTERN
 
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
-_GROUP = re.compile(
-    rf"\b(?P<range>{_DAY}\s*(?:-|–|through|thru|to|until|till)\s*{_DAY})\b"
-    rf"|\b(?P<day>{_DAY})\b"
-    r"|\b(?P<weekdays>weekdays|week\s?days)\b"
-    r"|\b(?P<weekends>weekends?)\b"
-    r"|\b(?P<all>every\s+day(?:\s+of\s+the\s+week)?|daily|(?:seven|7)\s+days\s+a\s+week|all\s+week(?:\s+long)?)\b"
-    r"|\b(?P<vague>most\s+days|other\s+days|some\s+days|the\s+rest\s+of\s+the\s+week|weeknights?|certain\s+days)\b",
-    re.IGNORECASE,
-)
 _TIME = rf"(?:{CLOCK_12H_PATTERN}|noon|midnight)"
 _TIMES = re.compile(rf"(?P<a>{_TIME})(?:\s*(?:-|–|—|to|until|till|and)\s*(?P<b>{_TIME}))?", re.IGNORECASE)
 _OPEN_CUE = re.compile(
@@ -75,52 +65,11 @@ def _minutes(text: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class _Group:
-    start: int
-    end: int
-    days: tuple[int, ...] | None  # None: vague ("most days")
-
-
-@dataclass(frozen=True)
 class _Times:
     start: int
     end: int
     open: int | None  # minutes after midnight
     close: int | None
-
-
-def _day_index(word: str) -> int:
-    return DAYS.index(word.lower().removesuffix("s"))  # every day name ends in "y"
-
-
-def _groups(claim: str) -> list[_Group]:
-    """Day mentions, with lists ("Fridays and Saturdays", "Monday, Tuesday") merged into one group."""
-    found: list[_Group] = []
-    for m in _GROUP.finditer(claim):
-        if m.group("range"):
-            first, last = (_day_index(w) for w in re.findall(_DAY, m.group("range"), re.IGNORECASE))
-            days = tuple((first + k) % 7 for k in range((last - first) % 7 + 1))
-        elif m.group("day"):
-            days = (_day_index(m.group("day")),)
-        elif m.group("weekdays"):
-            days = (0, 1, 2, 3, 4)
-        elif m.group("weekends"):
-            days = (5, 6)
-        elif m.group("all"):
-            days = tuple(range(7))
-        else:
-            days = None
-        prev = found[-1] if found else None
-        if (
-            prev
-            and prev.days is not None
-            and days is not None
-            and re.fullmatch(r"\s*(?:,|and|&)?\s*(?:and\s+)?(?:on\s+)?", claim[prev.end : m.start()], re.IGNORECASE)
-        ):
-            found[-1] = _Group(prev.start, m.end(), prev.days + days)
-        else:
-            found.append(_Group(m.start(), m.end(), days))
-    return found
 
 
 def _times(claim: str) -> list[_Times]:
@@ -141,13 +90,13 @@ def _times(claim: str) -> list[_Times]:
     return out
 
 
-def _closed(claim: str, groups: list[_Group]) -> list[_Group]:
+def _closed(claim: str, groups: list[DayGroup]) -> list[DayGroup]:
     """The groups the claim calls closed ("closed on Sundays")."""
     return [g for g in groups if g.days is not None and _CLOSED.search(claim[max(0, g.start - 25) : g.start])]
 
 
-def _pairs(claim: str, groups: list[_Group], times: list[_Times]) -> list[tuple[_Group, _Times]]:
-    pairs: list[tuple[_Group, _Times]] = []
+def _pairs(claim: str, groups: list[DayGroup], times: list[_Times]) -> list[tuple[DayGroup, _Times]]:
+    pairs: list[tuple[DayGroup, _Times]] = []
     for t in times:
         after = next((g for g in groups if g.start >= t.end), None)
         before = next((g for g in reversed(groups) if g.end <= t.start), None)
@@ -186,7 +135,7 @@ class OpeningHours:
             if sep and path == "name":
                 self.name_words = set(re.findall(r"[a-z]+", value.lower()))
             parts = path.rsplit(".", 2)
-            if not sep or len(parts) < 2 or parts[-1].lower() not in DAYS or "hour" not in parts[-2].lower():
+            if not sep or len(parts) < 2 or parts[-1].lower() not in WEEKDAYS or "hour" not in parts[-2].lower():
                 continue
             value = value.strip().strip("'\"")
             m = _HOURS_VALUE.match(value)
@@ -195,9 +144,9 @@ class OpeningHours:
             oh, om, ch, cm = (int(x) for x in m.groups())
             opens, closes = (oh * 60 + om) % DAY, (ch * 60 + cm) % DAY
             if opens == closes:  # "0:0-0:0": unknown, or open around the clock
-                self.unknown.add(DAYS.index(parts[-1].lower()))
+                self.unknown.add(WEEKDAYS.index(parts[-1].lower()))
                 continue
-            self.hours[DAYS.index(parts[-1].lower())] = (opens, closes, path, value, i)
+            self.hours[WEEKDAYS.index(parts[-1].lower())] = (opens, closes, path, value, i)
 
     def confirmed(self, claim: str) -> list[RecordField] | None:
         """The record's hours fields that confirm a claim which states nothing but opening hours,
@@ -210,7 +159,7 @@ class OpeningHours:
         brunch" and "cash only" all leave one)."""
         if not self.hours:
             return None
-        groups, times = _groups(claim), _times(claim)
+        groups, times = day_groups(claim), _times(claim)
         pairs, closed = _pairs(claim, groups, times), _closed(claim, groups)
         paired = {g.start for g, _ in pairs}
         if (
@@ -246,7 +195,7 @@ class OpeningHours:
         if not self.hours:
             return []
         out: list[RecordField] = []
-        groups = _groups(claim)
+        groups = day_groups(claim)
         for group, t in _pairs(claim, groups, _times(claim)):
             listed = [d for d in dict.fromkeys(group.days or ()) if d in self.hours]
             if listed and not any(

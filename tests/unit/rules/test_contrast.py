@@ -562,6 +562,8 @@ def test_days_of_the_week_the_sentence_leaves_out_are_a_contrast():
     assert Contrasts(office).find("The office is open on Saturdays.").kind == "date"
     short = ["The office is open Mon–Fri 9:00 to 17:00 and Saturdays 10:00 to 14:00."]
     assert Contrasts(short).find("The office is open on Wednesdays.") is None
+    # vague days ("most days") are not read
+    assert Contrasts(["The office is open most days and on Saturdays."]).find("The office is open on Sundays.") is None
     # a claim with a word the sentence lacks may be about another day than the sentence's
     police = ["Police said on Monday that the attack on the embassy killed three guards."]
     assert Contrasts(police).find("The attack on the embassy happened on Sunday.") is None
