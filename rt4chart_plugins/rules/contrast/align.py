@@ -25,6 +25,7 @@ from rt4chart_plugins.rules.contrast.checks import (
 )
 from rt4chart_plugins.rules.contrast.lexicon import (
     BOUND_ALIGNMENT,
+    DETERMINERS,
     LEXICAL,
     MIN_ALIGNMENT,
     MIN_SHARED,
@@ -306,13 +307,13 @@ def _strength(brk: re.Match) -> float:
         return 3
     if word.startswith(",") or word in ("but", "while", "whereas"):
         return 2
-    return 1.5 if _DETERMINER.match(brk.string, brk.end()) else 1
+    after = _WORD.match(brk.string, brk.end())
+    return 1.5 if after and after.group().lower() in _OPENS_NOUN_PHRASE else 1
 
 
 #: what opens a noun phrase
-_DETERMINER = re.compile(
-    r"(?:a|an|the|each|every|this|that|these|those|its|their|our|your|his|her|my)\b", re.IGNORECASE
-)
+_OPENS_NOUN_PHRASE = DETERMINERS | frozenset("each every my".split())
+_WORD = re.compile(r"\w+")
 
 
 #: what joins a span's two ends and nothing else: "from 8:30 to 17:00", "9–5"
@@ -372,8 +373,10 @@ def _may_derive(known: _Amounts, q: Quantity, claim: Span) -> bool:
     "ages of 30 and 40") may be a measure whose unit is said once, so any number will do."""
     if not q.kind.startswith("count:") or q.kind.startswith("count:of "):
         return q.value in known.numbers
+    if q.value in known.unmeasured:
+        return True
     named = {singular(t) for t in claim.low}
-    return q.value in known.unmeasured or any(v == q.value and noun in named for v, noun in known.ordinals)
+    return any(v == q.value and noun in named for v, noun in known.ordinals)
 
 
 #: an ordinal and the word after it: "the fourth floor", "her 2nd album"
